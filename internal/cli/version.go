@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Set at build time: go build -ldflags "-X github.com/iomark/iomark/internal/cli.version=v0.1.0
+// -X github.com/iomark/iomark/internal/cli.commit=abc1234" (scripts/build.sh does this).
+var (
+	version = "dev"
+	commit  = ""
+)
+
+func init() { subcommands = append(subcommands, newVersionCmd) }
+
+// Version is the tool version recorded with every result.
+func Version() string { return version }
+
+// Commit is the source revision the binary was built from, or "unknown".
+func Commit() string {
+	if commit != "" {
+		return commit
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print version, commit, Go version and os/arch",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			arch := runtime.GOARCH
+			if arch == "arm" {
+				if v := goarm(); v != "" {
+					arch += "v" + v
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "iomark %s\ncommit %s\n%s %s/%s\n",
+				Version(), Commit(), runtime.Version(), runtime.GOOS, arch)
+			return nil
+		},
+	}
+}
+
+// goarm reports the GOARM the binary was built with (6 or 7), from the build settings.
+func goarm() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "GOARM" {
+				return s.Value
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what the tests need from Debian's packages, once. Safe to run again.
+# Peers (fio, hdparm) are installed only to compare against; iomark itself never calls them.
+set -euo pipefail
+need=()
+want() { command -v "$1" >/dev/null 2>&1 || need+=("$2"); }
+want fio fio
+want hdparm hdparm
+want qemu-aarch64-static qemu-user-static
+want losetup util-linux
+want mkfs.ext4 e2fsprogs
+want mkfs.vfat dosfstools
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup-test-deps: missing ${need[*]}; run as root (or: sudo apt-get install ${need[*]})" >&2
+    exit 1
+  fi
+  echo "setup-test-deps: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
