@@ -1,0 +1,169 @@
+// Command engine-vs-fio runs iomark's engine and fio alternately on the same unthrottled
+// RAM-backed loop device and prints, per workload, the median IOPS of each, the ratio
+// iomark/fio, the CPU each spends per I/O and their peak RSS, as a Markdown table.
+//
+//	sudo go run ./bench/engine-vs-fio [-pairs 5] [-runtime 5s] [-ramp 1s] [-iomark PATH]
+//	                                  [-size-mb 2048] [-fio-only] [-raw FILE]
+//
+// Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
+// cgroup-v1 blkio controller (see internal/lab) and fio. Progress goes to stderr, the table
+// to stdout. BENCHMARKS.md says how to read it.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/iomark/iomark/internal/lab"
+)
+
+// workload is one row of the comparison, run the same way by both tools.
+type workload struct {
+	name   string
+	rw     string // fio and iomark --rw
+	bs     string // block size, k suffix as both tools read it
+	qd     int
+	engine string // psync or io_uring, for both tools
+}
+
+// workloads are the rows issue 2 asks for.
+var workloads = []workload{
+	{"4K randread QD1 psync", "randread", "4k", 1, "psync"},
+	{"4K randread QD32 io_uring", "randread", "4k", 32, "io_uring"},
+	{"4K randwrite QD1 psync", "randwrite", "4k", 1, "psync"},
+	{"128K read QD8 io_uring", "read", "128k", 8, "io_uring"},
+}
+
+type options struct {
+	pairs      int
+	runtime    time.Duration
+	ramp       time.Duration
+	iomarkPath string
+	sizeMB     int
+	fioOnly    bool
+	rawPath    string
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.pairs, "pairs", 5, "alternating iomark/fio pairs per workload (at least 5 for a published table)")
+	flag.DurationVar(&o.runtime, "runtime", 5*time.Second, "measured time of each run")
+	flag.DurationVar(&o.ramp, "ramp", time.Second, "warm-up of each run, discarded by both tools")
+	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	flag.IntVar(&o.sizeMB, "size-mb", 2048, "size of the RAM-backed loop device, MiB")
+	flag.BoolVar(&o.fioOnly, "fio-only", false, "run only fio (to check the bench before iomark has an engine)")
+	flag.StringVar(&o.rawPath, "raw", "", "also write every run's figures and raw JSON to this file")
+	flag.Parse()
+	if err := o.check(); err != nil {
+		fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o); err != nil {
+		fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func (o options) check() error {
+	switch {
+	case o.pairs < 1:
+		return fmt.Errorf("-pairs %d: need at least 1 (5 or more for a published table)", o.pairs)
+	case o.runtime < time.Second || o.runtime%time.Second != 0:
+		return fmt.Errorf("-runtime %v: use whole seconds, at least 1s", o.runtime)
+	case o.ramp < 0 || o.ramp%time.Second != 0:
+		return fmt.Errorf("-ramp %v: use whole seconds", o.ramp)
+	case o.sizeMB < 64:
+		return fmt.Errorf("-size-mb %d: use at least 64", o.sizeMB)
+	case flag.NArg() > 0:
+		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	return nil
+}
+
+func run(ctx context.Context, o options) error {
+	if err := lab.Available(); err != nil {
+		return err
+	}
+	if err := lab.FioAvailable(); err != nil {
+		return err
+	}
+	var iomark *iomarkTool
+	if !o.fioOnly {
+		var err error
+		if iomark, err = prepareIomark(ctx, o.iomarkPath); err != nil {
+			return err
+		}
+		defer iomark.cleanup()
+	}
+
+	logf("bringing up a %d MiB RAM-backed loop device", o.sizeMB)
+	drive, err := lab.Up(lab.Spec{Name: "engine-vs-fio", SizeMB: o.sizeMB})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := drive.Down(); err != nil {
+			logf("%v", err)
+		}
+	}()
+
+	results := make([]rowResult, len(workloads))
+	for i, w := range workloads {
+		results[i].workload = w
+	}
+	for pair := 0; pair < o.pairs; pair++ {
+		for i, w := range workloads {
+			// Alternate who goes first, so neither tool always inherits the other's warm state.
+			iomarkFirst := pair%2 == 0
+			for turn := 0; turn < 2; turn++ {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("interrupted: %w", err)
+				}
+				if (turn == 0) == iomarkFirst {
+					if iomark == nil {
+						continue
+					}
+					s, err := iomark.run(ctx, drive.Dev, w, o)
+					if err != nil {
+						return err
+					}
+					results[i].iomark = append(results[i].iomark, s)
+					logf("pair %d/%d %-26s iomark %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
+				} else {
+					s, err := runFio(ctx, drive.Dev, w, o)
+					if err != nil {
+						return err
+					}
+					results[i].fio = append(results[i].fio, s)
+					logf("pair %d/%d %-26s fio    %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
+				}
+			}
+		}
+	}
+
+	env := describeEnv(ctx, iomark, o)
+	fmt.Print(renderReport(env, results, o))
+	if o.rawPath != "" {
+		if err := writeRaw(o.rawPath, env, results); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// commandLine is how this run was started, for the report.
+func commandLine() string {
+	return "go run ./bench/engine-vs-fio " + strings.Join(os.Args[1:], " ")
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// rowResult is every run of one workload, in the order they ran (pair i is iomark[i], fio[i]).
+type rowResult struct {
+	workload
+	iomark, fio []sample
+}
+
+// env describes where and how the bench ran, for the report header.
+type env struct {
+	Date          string `json:"date"`
+	CPU           string `json:"cpu"`
+	Cores         int    `json:"cores"`
+	Kernel        string `json:"kernel"`
+	FioVersion    string `json:"fio_version"`
+	IomarkVersion string `json:"iomark_version"`
+	CommandLine   string `json:"command_line"`
+}
+
+func describeEnv(ctx context.Context, iomark *iomarkTool, o options) env {
+	e := env{
+		Date:        time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		Cores:       runtime.NumCPU(),
+		CommandLine: commandLine(),
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		e.Kernel = strings.TrimSpace(string(b))
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				e.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if out, err := exec.CommandContext(ctx, "fio", "--version").Output(); err == nil {
+		e.FioVersion = firstLine(out)
+	}
+	if iomark != nil {
+		e.IomarkVersion = iomark.version
+	}
+	return e
+}
+
+// median of xs; 0 for none. Even counts take the mean of the middle two.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+func each(ss []sample, f func(sample) float64) []float64 {
+	out := make([]float64, len(ss))
+	for i, s := range ss {
+		out[i] = f(s)
+	}
+	return out
+}
+
+// pairRatios is iomark/fio IOPS for each pair that has both.
+func (r rowResult) pairRatios() []float64 {
+	var out []float64
+	for i := range min(len(r.iomark), len(r.fio)) {
+		if r.fio[i].IOPS > 0 {
+			out = append(out, r.iomark[i].IOPS/r.fio[i].IOPS)
+		}
+	}
+	return out
+}
+
+const mib = 1 << 20
+
+// renderReport is the Markdown BENCHMARKS.md quotes: header, table, RSS line, commands.
+func renderReport(e env, rows []rowResult, o options) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "engine-vs-fio, %s — %s, %d cores, Linux %s; %s; iomark %s\n\n",
+		e.Date, orDash(e.CPU), e.Cores, orDash(e.Kernel), orDash(e.FioVersion), orDash(e.IomarkVersion))
+	fmt.Fprintf(&b, "Device: %d MiB RAM-backed loop device (direct I/O), unthrottled. %d alternating pairs per row, "+
+		"%v measured after %v ramp per run; medians.\n\n", o.sizeMB, o.pairs, o.runtime, o.ramp)
+	b.WriteString("| workload | iomark IOPS | fio IOPS | iomark/fio (min–max) | CPU µs/IO own: iomark | fio | CPU µs/IO rusage: iomark | fio | peak RSS MiB: iomark | fio |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range rows {
+		ratios := r.pairRatios()
+		ratio := "—"
+		if len(ratios) > 0 {
+			ratio = fmt.Sprintf("%.3f (%.3f–%.3f)", median(ratios), slices.Min(ratios), slices.Max(ratios))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
+			num(r.iomark, "%.0f", func(s sample) float64 { return s.IOPS }),
+			num(r.fio, "%.0f", func(s sample) float64 { return s.IOPS }),
+			ratio,
+			num(r.iomark, "%.2f", sample.ownCPUUSPerIO),
+			num(r.fio, "%.2f", sample.ownCPUUSPerIO),
+			num(r.iomark, "%.2f", sample.procCPUUSPerIO),
+			num(r.fio, "%.2f", sample.procCPUUSPerIO),
+			num(r.iomark, "%.1f", func(s sample) float64 { return float64(s.PeakRSSBytes) / mib }),
+			num(r.fio, "%.1f", func(s sample) float64 { return float64(s.PeakRSSBytes) / mib }))
+	}
+	for _, r := range rows {
+		if r.qd != 32 {
+			continue
+		}
+		fmt.Fprintf(&b, "| rss: peak RSS at QD32 (largest of %d runs), MiB | | | | | | | | %s | %s |\n", o.pairs,
+			maxRSS(r.iomark), maxRSS(r.fio))
+	}
+	b.WriteString("\n\"own\" is the CPU each tool reports for its measured window (iomark: cpu.usr_s+sys_s of its " +
+		"process; fio: (usr_cpu+sys_cpu)% × job_runtime of its job); \"rusage\" is user+system CPU of the whole " +
+		"process tree from start to exit (set-up and ramp included) — both divided by the I/Os measured.\n\n")
+	fmt.Fprintf(&b, "Command: `sudo %s`\n\nPer run (DEV is the loop device):\n\n```\n", e.CommandLine)
+	for _, r := range rows {
+		if len(r.iomark) > 0 {
+			b.WriteString(strings.Join(devAsDEV(r.iomark[0].Args), " ") + "\n")
+		}
+		if len(r.fio) > 0 {
+			b.WriteString(strings.Join(devAsDEV(r.fio[0].Args), " ") + "\n")
+		}
+	}
+	b.WriteString("```\n")
+	return b.String()
+}
+
+func num(ss []sample, format string, f func(sample) float64) string {
+	if len(ss) == 0 {
+		return "—"
+	}
+	return fmt.Sprintf(format, median(each(ss, f)))
+}
+
+func maxRSS(ss []sample) string {
+	if len(ss) == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f", slices.Max(each(ss, func(s sample) float64 { return float64(s.PeakRSSBytes) }))/mib)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// devAsDEV replaces the loop device's path, which differs between runs, with DEV.
+func devAsDEV(args []string) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		if strings.HasPrefix(a, "/dev/loop") {
+			out[i] = "DEV"
+		} else if strings.HasPrefix(a, "--filename=/dev/loop") {
+			out[i] = "--filename=DEV"
+		}
+	}
+	return out
+}
+
+func writeRaw(path string, e env, rows []rowResult) error {
+	type rawRow struct {
+		Workload string   `json:"workload"`
+		Iomark   []sample `json:"iomark"`
+		Fio      []sample `json:"fio"`
+	}
+	out := struct {
+		Env  env      `json:"env"`
+		Rows []rawRow `json:"rows"`
+	}{Env: e}
+	for _, r := range rows {
+		out.Rows = append(out.Rows, rawRow{r.name, r.iomark, r.fio})
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write raw results: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/iomark/iomark/internal/lab"
+)
+
+// sample is one run of one tool.
+type sample struct {
+	IOPS float64 `json:"iops"`
+	IOs  int64   `json:"ios"`
+	// OwnCPUS is the CPU the tool itself reports for the measured window: iomark's cpu.usr_s +
+	// cpu.sys_s (its whole process), fio's (usr_cpu + sys_cpu)% × job_runtime (its job).
+	OwnCPUS float64 `json:"own_cpu_s"`
+	// ProcCPUS is user+system CPU of the whole process tree from rusage, start to exit:
+	// set-up and ramp included, so per-I/O figures from it run a little high for both.
+	ProcCPUS     float64         `json:"proc_cpu_s"`
+	PeakRSSBytes int64           `json:"peak_rss_bytes"`
+	WallS        float64         `json:"wall_s"`
+	Args         []string        `json:"args"`
+	Raw          json.RawMessage `json:"raw"`
+}
+
+func (s sample) ownCPUUSPerIO() float64  { return perIO(s.OwnCPUS, s.IOs) }
+func (s sample) procCPUUSPerIO() float64 { return perIO(s.ProcCPUS, s.IOs) }
+
+func perIO(cpuS float64, ios int64) float64 {
+	if ios <= 0 {
+		return 0
+	}
+	return cpuS * 1e6 / float64(ios)
+}
+
+func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+
+// fioArgs is the fio job equivalent to w: one job, O_DIRECT, the same engine and depth,
+// registered buffers and files for io_uring (iomark registers its buffers too), no polling.
+func fioArgs(dev string, w workload, o options) []string {
+	args := []string{"--ioengine=" + w.engine}
+	if w.engine == "io_uring" {
+		args = append(args, "--fixedbufs", "--registerfiles")
+	}
+	return append(args, "--direct=1", "--rw="+w.rw, "--bs="+w.bs, "--iodepth="+strconv.Itoa(w.qd),
+		"--numjobs=1", "--time_based", "--runtime="+seconds(o.runtime), "--ramp_time="+seconds(o.ramp),
+		"--filename="+dev, "--name=x")
+}
+
+func runFio(ctx context.Context, dev string, w workload, o options) (sample, error) {
+	args := fioArgs(dev, w, o)
+	r, err := lab.RunFioContext(ctx, args...)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: %w", w.name, err)
+	}
+	return sample{
+		IOPS: r.IOPS(), IOs: r.IOs(), OwnCPUS: r.JobCPUUsrS + r.JobCPUSysS,
+		ProcCPUS: r.ProcCPUS, PeakRSSBytes: r.PeakRSSBytes, WallS: r.WallS,
+		Args: append([]string{"fio", "--output-format=json"}, args...), Raw: r.Raw,
+	}, nil
+}
+
+// iomarkTool is the iomark binary under test.
+type iomarkTool struct {
+	path    string
+	version string
+	tmpDir  string // set when we built it
+}
+
+func (t *iomarkTool) cleanup() {
+	if t.tmpDir != "" {
+		os.RemoveAll(t.tmpDir)
+	}
+}
+
+// prepareIomark takes the binary at path, or builds ./cmd/iomark of this module, and checks
+// that it has the `job` subcommand.
+func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
+	t := &iomarkTool{path: path}
+	if path == "" {
+		root, err := moduleRoot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if t.tmpDir, err = os.MkdirTemp("", "engine-vs-fio-"); err != nil {
+			return nil, err
+		}
+		t.path = filepath.Join(t.tmpDir, "iomark")
+		logf("building %s/cmd/iomark", root)
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", t.path, "./cmd/iomark")
+		build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.cleanup()
+			return nil, fmt.Errorf("build iomark: %w\n%s(pass -iomark PATH to use a built binary)", err, out)
+		}
+	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		return nil, fmt.Errorf("-iomark %s: no such binary (build one with: go build -o iomark ./cmd/iomark)", path)
+	}
+	if out, err := exec.CommandContext(ctx, t.path, "job", "--help").CombinedOutput(); err != nil {
+		t.cleanup()
+		return nil, fmt.Errorf("%s has no working `job` subcommand (%v: %s): the engine is not in this build yet; "+
+			"pass -iomark PATH for a build that has it, or -fio-only to run fio alone",
+			t.path, err, firstLine(out))
+	}
+	if out, err := exec.CommandContext(ctx, t.path, "version").Output(); err == nil {
+		t.version = firstLine(out)
+	}
+	return t, nil
+}
+
+func moduleRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	gomod := strings.TrimSpace(string(out))
+	if err != nil || gomod == "" || gomod == os.DevNull {
+		return "", errors.New("cannot find this module to build iomark: run from the iomark tree, or pass -iomark PATH")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return s
+}
+
+// iomarkArgs is w as an iomark job. Writes to a block device need --destructive and the
+// device named again; reads do not.
+func iomarkArgs(dev string, w workload, o options) []string {
+	args := []string{"job", "--target", dev}
+	if strings.Contains(w.rw, "write") || w.rw == "randrw" {
+		args = append(args, "--destructive", "--confirm", dev)
+	}
+	return append(args, "--rw", w.rw, "--bs", w.bs, "--qd", strconv.Itoa(w.qd), "--engine", w.engine,
+		"--runtime", o.runtime.String(), "--ramp", o.ramp.String(), "--json")
+}
+
+// iomarkJSON is the part of `iomark job --json` (docs/job-json.md) the bench reads.
+type iomarkJSON struct {
+	Engine string   `json:"engine"`
+	Direct bool     `json:"direct"`
+	IOPS   *float64 `json:"iops"`
+	IOs    *int64   `json:"ios"`
+	CPU    *struct {
+		UsrS float64 `json:"usr_s"`
+		SysS float64 `json:"sys_s"`
+	} `json:"cpu"`
+}
+
+// parseIomarkJSON checks that the job ran as asked (the engine it asked for, O_DIRECT): a
+// silent fallback would compare unlike with like.
+func parseIomarkJSON(out []byte, wantEngine string) (iomarkJSON, error) {
+	var j iomarkJSON
+	if err := json.Unmarshal(bytes.TrimSpace(out), &j); err != nil {
+		return j, fmt.Errorf("parse iomark JSON: %w (output: %.200q)", err, out)
+	}
+	switch {
+	case j.IOPS == nil || j.IOs == nil || j.CPU == nil:
+		return j, fmt.Errorf("iomark JSON lacks iops, ios or cpu: %.200q", out)
+	case j.Engine != wantEngine:
+		return j, fmt.Errorf("iomark ran engine %q, asked for %q", j.Engine, wantEngine)
+	case !j.Direct:
+		return j, errors.New("iomark did not use O_DIRECT")
+	case *j.IOs <= 0:
+		return j, errors.New("iomark measured no I/O")
+	}
+	return j, nil
+}
+
+func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options) (sample, error) {
+	args := iomarkArgs(dev, w, o)
+	cmd := exec.CommandContext(ctx, t.path, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: iomark %s: %w: %s", w.name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	j, err := parseIomarkJSON(stdout.Bytes(), w.engine)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: %w", w.name, err)
+	}
+	procCPUS, peakRSSBytes := lab.ProcessCost(cmd)
+	return sample{
+		IOPS: *j.IOPS, IOs: *j.IOs, OwnCPUS: j.CPU.UsrS + j.CPU.SysS,
+		ProcCPUS: procCPUS, PeakRSSBytes: peakRSSBytes, WallS: wall.Seconds(),
+		Args: append([]string{"iomark"}, args...), Raw: json.RawMessage(bytes.TrimSpace(stdout.Bytes())),
+	}, nil
+}
