@@ -1,0 +1,67 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// imageDir holds the drive images: tmpfs, so a drive is RAM-backed and adds no disk noise.
+const imageDir = "/dev/shm"
+
+// Available reports whether drives can be brought up here: nil if root, the loop driver,
+// losetup, /dev/shm and a writable root cgroup-v1 blkio controller are all present, else an
+// error naming each thing missing and how to get it.
+func Available() error {
+	var missing []string
+	if os.Geteuid() != 0 {
+		missing = append(missing, "root (run as root, e.g. sudo go test ./...)")
+	}
+	if _, err := os.Stat("/dev/loop-control"); err != nil {
+		missing = append(missing, "the loop driver (/dev/loop-control: modprobe loop)")
+	}
+	if _, err := exec.LookPath("losetup"); err != nil {
+		missing = append(missing, "losetup (apt-get install util-linux)")
+	}
+	if fi, err := os.Stat(imageDir); err != nil || !fi.IsDir() {
+		missing = append(missing, imageDir+" (a tmpfs for RAM-backed images)")
+	}
+	if err := blkioWritable(); err != nil {
+		missing = append(missing, err.Error())
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("lab: emulated drives unavailable: missing %s", strings.Join(missing, "; "))
+	}
+	return nil
+}
+
+// availableFor adds the tools a particular spec needs.
+func availableFor(s Spec) error {
+	if err := Available(); err != nil {
+		return err
+	}
+	if s.FS == "ext4" {
+		for _, tool := range []string{"mkfs.ext4", "mount", "umount"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				return fmt.Errorf("lab: drive %s needs %s (apt-get install e2fsprogs mount)", s.Name, tool)
+			}
+		}
+	}
+	return nil
+}
+
+func blkioWritable() error {
+	for _, kind := range throttleKinds {
+		f, err := os.OpenFile(throttlePath(kind), os.O_WRONLY, 0)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("the cgroup-v1 blkio controller at %s (cgroup-v2-only systems cannot throttle a device for every process this way)", blkioRoot)
+			}
+			return fmt.Errorf("write access to %s: %v", throttlePath(kind), err)
+		}
+		f.Close()
+	}
+	return nil
+}

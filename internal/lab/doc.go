@@ -1,0 +1,20 @@
+// Package lab gives tests and benchmark programs drives whose limits are known: a RAM-backed
+// loop device (an image in /dev/shm filled with real random data, attached with direct I/O),
+// optionally with ext4 mounted on a temporary directory, throttled for every process by rules
+// on the root cgroup-v1 blkio controller. It also runs fio, the peer every engine test is
+// checked against, and parses its JSON.
+//
+// It owns only what it creates: Down unmounts, clears throttle rules, detaches and removes
+// exactly the mount, loop device and image that Up made, and never touches any other device.
+// Throttle rules are cleared when a device is attached and in every cleanup path, because a
+// loop device's queue (and the rules keyed by its MAJ:MIN) outlive detach.
+//
+// It is support code for tests and bench programs only and must never be imported by
+// cmd/iomark or any package it links: it execs losetup, mkfs.ext4, mount, umount and fio
+// (test-time tools from util-linux, e2fsprogs and fio), and testing.go imports package
+// testing for NewDrive, which is fine here because nothing in the product binary imports lab.
+//
+// It needs Linux, root, the loop driver and the cgroup-v1 blkio controller at
+// /sys/fs/cgroup/blkio; Available says what is missing, and NewDrive skips a test with that
+// message. scripts/lab/drive.sh does the same for people and shell scripts.
+package lab

@@ -1,0 +1,31 @@
+package lab
+
+import "testing"
+
+// NewDrive brings up a drive for a test and takes it down when the test ends. It skips the
+// test, saying what is missing, where drives are unavailable (not root, no loop driver, no
+// blkio controller, no mkfs.ext4 for an ext4 spec); any other failure fails the test.
+func NewDrive(t testing.TB, s Spec) *Drive {
+	t.Helper()
+	if err := availableFor(s); err != nil {
+		t.Skipf("%v", err)
+	}
+	d, err := Up(s)
+	if err != nil {
+		t.Fatalf("bring up drive: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := d.Down(); err != nil {
+			t.Errorf("take down drive %s: %v", s.Name, err)
+		}
+	})
+	return d
+}
+
+// NeedFio skips the test, saying why, when fio is not usable here.
+func NeedFio(t testing.TB) {
+	t.Helper()
+	if err := FioAvailable(); err != nil {
+		t.Skipf("%v", err)
+	}
+}
