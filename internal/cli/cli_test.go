@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCLI(t, "version")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"iomark ", "commit ", runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH} {
+		if !strings.Contains(out, want) {
+			t.Errorf("version output %q lacks %q", out, want)
+		}
+	}
+}
+
+func TestJobJSONHasTheDocumentedKeys(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "job", "--target", dir, "--rw", "randrw", "--bs", "4k", "--qd", "2",
+		"--size", "4m", "--runtime", "0.5", "--time-based", "--ramp", "0", "--engine", "psync", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	for _, k := range []string{"iops", "mb_per_s", "mib_per_s", "bytes", "ios", "duration_s", "lat_us", "cpu", "engine", "direct", "series", "read", "write", "bytes_written", "interrupted"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	lat, _ := m["lat_us"].(map[string]any)
+	for _, k := range []string{"p50", "p90", "p99", "p999", "max", "mean"} {
+		if _, ok := lat[k]; !ok {
+			t.Errorf("lat_us lacks %q", k)
+		}
+	}
+	cpu, _ := m["cpu"].(map[string]any)
+	for _, k := range []string{"usr_s", "sys_s"} {
+		if _, ok := cpu[k]; !ok {
+			t.Errorf("cpu lacks %q", k)
+		}
+	}
+	if m["engine"] != "psync" || m["direct"] != true {
+		t.Errorf("engine %v direct %v", m["engine"], m["direct"])
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("job left %d file(s) in the target directory", len(ents))
+	}
+}
+
+func TestJobUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"job", "--bs", "3x"}, "--bs"},
+		{[]string{"job", "--bs", "32m"}, "out of range"},
+		{[]string{"job", "--qd", "0"}, "queue depth"},
+		{[]string{"job", "--rw", "sideways"}, "unknown pattern"},
+		{[]string{"job", "--runtime", "soon"}, "--runtime"},
+		{[]string{"job", "--time-based", "--runtime", "1s"}, "--time-based"},
+		{[]string{"job", "--confirm", "/dev/sdz"}, "--destructive"},
+		{[]string{"job", "--engine", "libaio"}, "unknown engine"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", c.args, code, errOut, exitUsage, c.want)
+		}
+	}
+}
+
+func TestJobRefusesToWriteAFileItDidNotCreate(t *testing.T) {
+	path := t.TempDir() + "/mine"
+	if err := os.WriteFile(path, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "job", "--target", path, "--rw", "randwrite", "--runtime", "1")
+	if code != exitFailure || !strings.Contains(errOut, "--destructive") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 naming --destructive", code, errOut)
+	}
+}

@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// ioError turns a failed read or write into a message that says what happened and what to do.
+func ioError(t *target, write bool, offset int64, size int, err error) error {
+	op := "read"
+	if write {
+		op = "write"
+	}
+	where := fmt.Sprintf("%s of %s at offset %d on %s", op, FormatSize(int64(size)), offset, t.path)
+	switch {
+	case errors.Is(err, unix.ENOSPC), errors.Is(err, unix.EDQUOT):
+		return fmt.Errorf("%s: no space left (%w) — free some space or give a smaller --size", where, err)
+	case errors.Is(err, unix.EROFS):
+		return fmt.Errorf("%s: the filesystem or device is read-only (%w) — is it mounted ro, or is the card's lock switch on?", where, err)
+	case errors.Is(err, unix.EIO):
+		return fmt.Errorf("%s: the drive reported an I/O error (%w) — see `dmesg`; a drive that fails I/O cannot be benchmarked", where, err)
+	case errors.Is(err, unix.ENODEV), errors.Is(err, unix.ENXIO), errors.Is(err, unix.ESHUTDOWN), errors.Is(err, unix.ENOMEDIUM):
+		return fmt.Errorf("%s: the device went away (%w) — was it unplugged or reset? see `dmesg`", where, err)
+	case errors.Is(err, unix.EINVAL) && t.direct:
+		return fmt.Errorf("%s: the kernel refused direct I/O (%w) — the filesystem may not support O_DIRECT (try --buffered, which measures through the page cache) or the block size is below the device's %d-byte alignment", where, err, t.align)
+	}
+	return fmt.Errorf("%s: %w", where, err)
+}
+
+// errShortIO reports a read or write that moved fewer bytes than asked.
+func errShortIO(t *target, write bool, offset int64, size, done int) error {
+	op := "read"
+	if write {
+		op = "write"
+	}
+	return fmt.Errorf("%s of %s at offset %d on %s moved only %d bytes — did the file shrink or the device change size?", op, FormatSize(int64(size)), offset, t.path, done)
+}

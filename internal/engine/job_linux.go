@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/iomark/iomark/internal/stats"
+)
+
+const (
+	phaseRamp    int32 = 0
+	phaseMeasure int32 = 1
+)
+
+// run is the state every job of one Run shares.
+type run struct {
+	spec *Spec
+	tgt  *target
+	seed uint64
+	base time.Time // monotonic origin of every timestamp on the I/O path
+
+	phase     atomic.Int32
+	stop      atomic.Bool
+	hasBudget bool
+	budget    atomic.Int64 // bytes left to transfer in the measured phase
+
+	stopOnce sync.Once
+	done     chan struct{} // closed when a worker asks the run to end
+	errMu    sync.Mutex
+	err      error
+	notes    []string // said once each, for Result.EngineNote
+}
+
+// noteOnce keeps a note for the result, once however many jobs report it.
+func (r *run) noteOnce(note string) {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	for _, n := range r.notes {
+		if n == note {
+			return
+		}
+	}
+	r.notes = append(r.notes, note)
+}
+
+// now is the monotonic time since the run began; it costs one vDSO clock read.
+func (r *run) now() time.Duration { return time.Since(r.base) }
+
+func (r *run) requestStop() {
+	r.stop.Store(true)
+	r.stopOnce.Do(func() { close(r.done) })
+}
+
+// fail records the first error of any worker and ends the run.
+func (r *run) fail(err error) {
+	r.errMu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.errMu.Unlock()
+	r.requestStop()
+}
+
+// claim takes n bytes from the measured-phase budget; false means the budget is spent.
+func (r *run) claim(n int) bool {
+	if !r.hasBudget || r.phase.Load() != phaseMeasure {
+		return true
+	}
+	if r.budget.Add(-int64(n)) >= 0 {
+		return true
+	}
+	r.requestStop()
+	return false
+}
+
+// job is one independent stream of I/O with its own queue, buffers and region.
+type job struct {
+	r  *run
+	id int
+
+	regionStart  int64 // bytes
+	regionBlocks int64 // blocks of BlockSize in the region
+	seqNext      atomic.Int64
+	writes       atomic.Int64 // for FsyncEvery
+
+	bufs    *buffers
+	meters  []*meter // one per goroutine driving this job
+	fsync   *stats.Latency
+	fsyncN  atomic.Int64
+	fsyncMu sync.Mutex
+}
+
+// next picks the offset and direction of the next I/O. Random offsets are uniform over the
+// region and block-aligned; sequential ones walk the region and wrap.
+func (j *job) next(rng *rand.Rand) (offset int64, read bool) {
+	s := j.r.spec
+	bs := int64(s.BlockSize)
+	switch s.Pattern {
+	case Read:
+		return j.regionStart + (j.seqNext.Add(1)-1)%j.regionBlocks*bs, true
+	case Write:
+		return j.regionStart + (j.seqNext.Add(1)-1)%j.regionBlocks*bs, false
+	case RandRead:
+		return j.regionStart + rng.Int64N(j.regionBlocks)*bs, true
+	case RandWrite:
+		return j.regionStart + rng.Int64N(j.regionBlocks)*bs, false
+	default: // RandRW
+		return j.regionStart + rng.Int64N(j.regionBlocks)*bs, rng.IntN(100) < s.RWMixRead
+	}
+}
+
+// wroteOne counts a completed write and reports whether an fsync is due.
+func (j *job) wroteOne() bool {
+	n := j.r.spec.FsyncEvery
+	return n > 0 && j.writes.Add(1)%int64(n) == 0
+}
+
+// doFsync issues one timed fsync of the target.
+func (j *job) doFsync() error {
+	t0 := j.r.now()
+	if err := unix.Fsync(j.r.tgt.fd); err != nil {
+		return ioError(j.r.tgt, true, 0, 0, err)
+	}
+	if j.r.phase.Load() == phaseMeasure {
+		j.fsyncMu.Lock()
+		j.fsync.Record(j.r.now() - t0)
+		j.fsyncMu.Unlock()
+		j.fsyncN.Add(1)
+	}
+	return nil
+}
+
+func (j *job) newRand(worker int) *rand.Rand {
+	return rand.New(rand.NewPCG(j.r.seed, uint64(j.id)<<32|uint64(worker)))
+}
+
+// meter counts what one goroutine completed in the measured phase. Only that goroutine
+// writes it; the sampler reads ios and bytes atomically. Padded so two meters never share a
+// cache line.
+type meter struct {
+	ios   atomic.Int64
+	bytes atomic.Int64
+
+	readIOs, readBytes, writeIOs, writeBytes int64
+	readLat, writeLat                        *stats.Latency
+	writtenBytes                             int64 // every phase: what the drive was given
+	_                                        [64]byte
+}
+
+func newMeter(p Pattern) *meter {
+	m := &meter{}
+	if p.Reads() {
+		m.readLat = stats.NewLatency()
+	}
+	if p.Writes() {
+		m.writeLat = stats.NewLatency()
+	}
+	return m
+}
+
+// record counts one completed I/O when the run is in its measured phase.
+func (m *meter) record(r *run, read bool, n int, lat time.Duration) {
+	if !read {
+		m.writtenBytes += int64(n)
+	}
+	if r.phase.Load() != phaseMeasure {
+		return
+	}
+	if read {
+		m.readIOs++
+		m.readBytes += int64(n)
+		m.readLat.Record(lat)
+	} else {
+		m.writeIOs++
+		m.writeBytes += int64(n)
+		m.writeLat.Record(lat)
+	}
+	m.ios.Add(1)
+	m.bytes.Add(int64(n))
+}

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"golang.org/x/sys/unix"
+)
+
+// psync drives a job with one goroutine per queue slot, each issuing pread/pwrite and waiting
+// for it: queue depth N is N synchronous callers, as fio's psync engine with numjobs does.
+type psync struct{}
+
+func (psync) name() Engine { return EnginePsync }
+
+func (psync) workers(s *Spec) int { return s.QD }
+
+func (psync) run(j *job, worker int) error {
+	r := j.r
+	s := r.spec
+	fd := r.tgt.fd
+	buf := j.bufs.bufs[worker]
+	m := j.meters[worker]
+	rng := j.newRand(worker)
+	idBase := uint64(j.id)<<48 | uint64(worker)<<32
+	var writes uint64
+	for !r.stop.Load() {
+		if !r.claim(s.BlockSize) {
+			return nil
+		}
+		off, read := j.next(rng)
+		if !read {
+			writes++
+			stamp(buf, idBase|writes, r.seed)
+		}
+		t0 := r.now()
+		var n int
+		var err error
+		for {
+			if read {
+				n, err = unix.Pread(fd, buf, off)
+			} else {
+				n, err = unix.Pwrite(fd, buf, off)
+			}
+			if err != unix.EINTR {
+				break
+			}
+		}
+		lat := r.now() - t0
+		if err != nil {
+			return ioError(r.tgt, !read, off, len(buf), err)
+		}
+		if n != len(buf) {
+			return errShortIO(r.tgt, !read, off, len(buf), n)
+		}
+		m.record(r, read, n, lat)
+		if !read && j.wroteOne() {
+			if err := j.doFsync(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

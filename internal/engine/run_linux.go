@@ -1,0 +1,345 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/iomark/iomark/internal/stats"
+)
+
+// backend is one I/O engine: how many goroutines drive a job and what each one does.
+type backend interface {
+	name() Engine
+	workers(s *Spec) int
+	run(j *job, worker int) error
+}
+
+// ErrInterrupted marks a job stopped by its context (a signal) before it measured anything.
+var ErrInterrupted = errors.New("interrupted")
+
+// Run performs one job and returns what it measured. When ctx is cancelled during the measured
+// phase, Run returns the figures so far with Interrupted set; on any error it returns the
+// error and leaves no file of its own behind.
+func Run(ctx context.Context, spec Spec) (res *Result, err error) {
+	s := spec
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	be, note, err := pickBackend(s.Engine)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		logf(&s, "%s", note)
+	}
+	tgt, err := openTarget(&s)
+	if err != nil {
+		return nil, err
+	}
+	finished := false
+	defer func() {
+		if cerr := tgt.close(finished); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	if s.Seed == 0 {
+		s.Seed = newSeed()
+	}
+
+	var layoutBytes int64
+	if tgt.needsLayout {
+		layoutBytes, err = layout(ctx, &s, tgt, s.Seed)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInterrupted, err)
+			}
+			return nil, err
+		}
+	}
+
+	r := &run{spec: &s, tgt: tgt, seed: s.Seed, done: make(chan struct{})}
+	if s.IOBudgetBytes > 0 {
+		r.hasBudget = true
+		r.budget.Store(s.IOBudgetBytes)
+	}
+	jobs, err := newJobs(r, be)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, j := range jobs {
+			j.bufs.free()
+		}
+	}()
+
+	res, err = measure(ctx, r, be, jobs)
+	if err != nil {
+		return nil, err
+	}
+	res.EngineNote = strings.Join(append(nonEmpty(note), r.notes...), "; ")
+	res.LayoutBytes = layoutBytes
+	res.BytesWritten += layoutBytes
+	finished = !res.Interrupted
+	return res, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// pickBackend resolves auto: io_uring where the kernel allows it, else psync with the reason.
+func pickBackend(e Engine) (backend, string, error) {
+	switch e {
+	case EnginePsync:
+		return psync{}, "", nil
+	case EngineIOUring:
+		if err := uringUsable(); err != nil {
+			return nil, "", fmt.Errorf("io_uring is not available here (%v): use --engine psync or auto", err)
+		}
+		return uring{}, "", nil
+	default:
+		if err := uringUsable(); err != nil {
+			return psync{}, fmt.Sprintf("io_uring unavailable (%v): using psync", err), nil
+		}
+		return uring{}, "", nil
+	}
+}
+
+// newJobs splits the working set among jobs (sequential jobs get a region each, random jobs
+// share all of it) and gives each its buffers and meters.
+func newJobs(r *run, be backend) ([]*job, error) {
+	s := r.spec
+	bs := int64(s.BlockSize)
+	blocks := r.tgt.sizeBytes / bs
+	if !s.Pattern.Random() && blocks < int64(s.Jobs) {
+		return nil, fmt.Errorf("the working set (%s) has fewer blocks than there are jobs (%d): give a larger --size", human(r.tgt.sizeBytes), s.Jobs)
+	}
+	jobs := make([]*job, s.Jobs)
+	for i := range jobs {
+		j := &job{r: r, id: i, regionBlocks: blocks, fsync: stats.NewLatency()}
+		if !s.Pattern.Random() {
+			per := blocks / int64(s.Jobs)
+			j.regionStart, j.regionBlocks = int64(i)*per*bs, per
+		}
+		bufs, err := newBuffers(s.QD, s.BlockSize)
+		if err != nil {
+			for _, done := range jobs[:i] {
+				done.bufs.free()
+			}
+			return nil, err
+		}
+		if s.Pattern.Writes() {
+			for k, b := range bufs.bufs {
+				fillRandom(b, r.seed^uint64(i)<<32^uint64(k))
+			}
+		}
+		j.bufs = bufs
+		for range be.workers(s) {
+			j.meters = append(j.meters, newMeter(s.Pattern))
+		}
+		jobs[i] = j
+	}
+	return jobs, nil
+}
+
+// measure runs the ramp and the measured window, samples the series and builds the result.
+func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, error) {
+	s := r.spec
+	var wg sync.WaitGroup
+	r.base = time.Now()
+	for _, j := range jobs {
+		for w := range j.meters {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := be.run(j, w); err != nil {
+					r.fail(err)
+				}
+			}()
+		}
+	}
+	interrupted := false
+	stopAll := func() { r.requestStop(); wg.Wait() }
+
+	if s.Ramp > 0 {
+		ramp := time.NewTimer(s.Ramp)
+		select {
+		case <-ramp.C:
+		case <-r.done:
+		case <-ctx.Done():
+			interrupted = true
+		}
+		ramp.Stop()
+	}
+	var ru0, ru1 unix.Rusage
+	_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
+	t0 := r.now()
+	r.phase.Store(phaseMeasure)
+
+	var series []Point
+	if !interrupted {
+		series, interrupted = sample(ctx, r, jobs, t0)
+	}
+	stopAll()
+	if r.err != nil {
+		return nil, r.err
+	}
+	var fsyncEnd time.Duration
+	if s.EndFsync && s.Pattern.Writes() && !interrupted {
+		f0 := r.now()
+		if err := unix.Fsync(r.tgt.fd); err != nil {
+			return nil, ioError(r.tgt, true, 0, 0, err)
+		}
+		fsyncEnd = r.now() - f0
+	}
+	t1 := r.now()
+	_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
+
+	res := &Result{
+		Target: r.tgt.path, TargetKind: r.tgt.kind, Pattern: s.Pattern, BlockSize: s.BlockSize,
+		QD: s.QD, Jobs: s.Jobs, Engine: be.name(), Direct: s.Direct,
+		WorkingSetBytes: r.tgt.sizeBytes, RampS: s.Ramp.Seconds(),
+		DurationS: (t1 - t0).Seconds(), Series: series, SeriesIntervalS: s.SeriesInterval.Seconds(),
+		Interrupted: interrupted,
+	}
+	if s.Pattern == RandRW {
+		res.RWMixRead = s.RWMixRead
+	}
+	summarize(res, s, jobs, fsyncEnd)
+	res.CPU = CPU{UsrS: tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime), SysS: tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)}
+	if res.IOs > 0 {
+		res.CPU.USPerIO = (res.CPU.UsrS + res.CPU.SysS) / float64(res.IOs) * 1e6
+	}
+	return res, nil
+}
+
+// sample waits out the measured window, recording throughput once per interval, and reports
+// whether ctx ended it early.
+func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) ([]Point, bool) {
+	s := r.spec
+	var deadline <-chan time.Time
+	if s.Runtime > 0 {
+		timer := time.NewTimer(s.Runtime)
+		defer timer.Stop()
+		deadline = timer.C
+	}
+	ticker := time.NewTicker(s.SeriesInterval)
+	defer ticker.Stop()
+	series := make([]Point, 0, 128)
+	lastT, lastIOs, lastBytes := t0, int64(0), int64(0)
+	point := func() {
+		now := r.now()
+		ios, bytes := totals(jobs)
+		iv := (now - lastT).Seconds()
+		if iv <= 0 {
+			return
+		}
+		p := Point{TS: (now - t0).Seconds(), IOPS: float64(ios-lastIOs) / iv, MBPerS: float64(bytes-lastBytes) / iv / 1e6}
+		series = append(series, p)
+		lastT, lastIOs, lastBytes = now, ios, bytes
+		if s.Progress != nil {
+			pr := Progress{Phase: "measure", Elapsed: now - t0, IOPS: p.IOPS, MBPerS: p.MBPerS, DoneBytes: bytes, TotalBytes: s.IOBudgetBytes}
+			if s.Runtime > 0 {
+				pr.Remaining = max(s.Runtime-(now-t0), 0)
+			}
+			s.Progress(pr)
+		}
+	}
+	for {
+		select {
+		case <-ticker.C:
+			point()
+		case <-deadline:
+			point()
+			return series, false
+		case <-r.done:
+			if r.now()-lastT >= s.SeriesInterval/2 {
+				point()
+			}
+			return series, false
+		case <-ctx.Done():
+			point()
+			return series, true
+		}
+	}
+}
+
+func totals(jobs []*job) (ios, bytes int64) {
+	for _, j := range jobs {
+		for _, m := range j.meters {
+			ios += m.ios.Load()
+			bytes += m.bytes.Load()
+		}
+	}
+	return ios, bytes
+}
+
+// summarize merges every goroutine's counters and histograms into res.
+func summarize(res *Result, s *Spec, jobs []*job, fsyncEnd time.Duration) {
+	all, reads, writes, fsyncs := stats.NewLatency(), stats.NewLatency(), stats.NewLatency(), stats.NewLatency()
+	var rd, wr Direction
+	var fsyncN int64
+	for _, j := range jobs {
+		for _, m := range j.meters {
+			rd.IOs += m.readIOs
+			rd.Bytes += m.readBytes
+			wr.IOs += m.writeIOs
+			wr.Bytes += m.writeBytes
+			reads.Merge(m.readLat)
+			writes.Merge(m.writeLat)
+		}
+		fsyncs.Merge(j.fsync)
+		fsyncN += j.fsyncN.Load()
+	}
+	all.Merge(reads)
+	all.Merge(writes)
+	dur := res.DurationS
+	rate := func(d *Direction, h *stats.Latency) {
+		if dur > 0 {
+			d.IOPS = float64(d.IOs) / dur
+			d.MBPerS = float64(d.Bytes) / dur / 1e6
+			d.MiBPerS = float64(d.Bytes) / dur / (1 << 20)
+		}
+		d.LatUS = h.SummaryUS()
+	}
+	if s.Pattern.Reads() {
+		rate(&rd, reads)
+		res.Read = &rd
+	}
+	if s.Pattern.Writes() {
+		rate(&wr, writes)
+		res.Write = &wr
+	}
+	res.IOs = rd.IOs + wr.IOs
+	res.Bytes = rd.Bytes + wr.Bytes
+	if dur > 0 {
+		res.IOPS = float64(res.IOs) / dur
+		res.MBPerS = float64(res.Bytes) / dur / 1e6
+		res.MiBPerS = float64(res.Bytes) / dur / (1 << 20)
+	}
+	res.LatUS = all.SummaryUS()
+	if fsyncEnd > 0 {
+		fsyncs.Record(fsyncEnd)
+		fsyncN++
+	}
+	if fsyncN > 0 {
+		res.Fsync = &FsyncStats{Count: fsyncN, LatUS: fsyncs.SummaryUS(), TotalS: fsyncs.SummaryUS().Mean * float64(fsyncN) / 1e6}
+	}
+	// Every write the drive saw, ramp and measured window alike.
+	for _, j := range jobs {
+		for _, m := range j.meters {
+			res.BytesWritten += m.writtenBytes
+		}
+	}
+}
+
+func tvSeconds(tv unix.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
