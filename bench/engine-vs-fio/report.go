@@ -94,7 +94,7 @@ const mib = 1 << 20
 // renderReport is the Markdown BENCHMARKS.md quotes: header, table, RSS line, commands.
 func renderReport(e env, rows []rowResult, o options) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "engine-vs-fio, %s — %s, %d cores, Linux %s; %s; iomark %s\n\n",
+	fmt.Fprintf(&b, "engine-vs-fio, %s — %s, %d cores, Linux %s; %s; %s\n\n",
 		e.Date, orDash(e.CPU), e.Cores, orDash(e.Kernel), orDash(e.FioVersion), orDash(e.IomarkVersion))
 	fmt.Fprintf(&b, "Device: %d MiB RAM-backed loop device (direct I/O), unthrottled. %d alternating pairs per row, "+
 		"%v measured after %v ramp per run; medians.\n\n", o.sizeMB, o.pairs, o.runtime, o.ramp)

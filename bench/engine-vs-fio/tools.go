@@ -96,7 +96,7 @@ func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
 		}
 		t.path = filepath.Join(t.tmpDir, "iomark")
 		logf("building %s/cmd/iomark", root)
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", t.path, "./cmd/iomark")
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", versionFlags(ctx, root), "-o", t.path, "./cmd/iomark")
 		build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
 			t.cleanup()
@@ -112,9 +112,24 @@ func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
 			t.path, err, firstLine(out))
 	}
 	if out, err := exec.CommandContext(ctx, t.path, "version").Output(); err == nil {
-		t.version = firstLine(out)
+		t.version = strings.Join(strings.Fields(string(out)), " ")
 	}
 	return t, nil
+}
+
+// versionFlags stamps the build as scripts/build.sh does, so the report names the commit.
+func versionFlags(ctx context.Context, root string) string {
+	git := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			return "unknown"
+		}
+		return strings.TrimSpace(string(out))
+	}
+	const cli = "github.com/iomark/iomark/internal/cli"
+	return fmt.Sprintf("-X %s.version=%s -X %s.commit=%s", cli, git("describe", "--tags", "--always", "--dirty"), cli, git("rev-parse", "HEAD"))
 }
 
 func moduleRoot(ctx context.Context) (string, error) {
