@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -115,6 +117,10 @@ func run(ctx context.Context, o options) error {
 		}
 	}()
 
+	loadStart := loadAvg()
+	if l, err := strconv.ParseFloat(loadStart, 64); err == nil && l > float64(runtime.NumCPU())/2 {
+		logf("warning: load average %s on %d cores: other work will widen the spread of the pairs", loadStart, runtime.NumCPU())
+	}
 	results := make([]rowResult, len(workloads))
 	for i, w := range workloads {
 		results[i].workload = w
@@ -149,7 +155,7 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 
-	env := describeEnv(ctx, iomark, o)
+	env := describeEnv(ctx, iomark, loadStart)
 	fmt.Print(renderReport(env, results, o))
 	if o.rawPath != "" {
 		if err := writeRaw(o.rawPath, env, results); err != nil {

@@ -28,10 +28,29 @@ type env struct {
 	FioVersion    string `json:"fio_version"`
 	IomarkVersion string `json:"iomark_version"`
 	CommandLine   string `json:"command_line"`
+	// The 1-minute load average before and after: other work on the machine makes the tools
+	// compete for CPU and widens the spread of the pairs.
+	LoadStart string `json:"load_start"`
+	LoadEnd   string `json:"load_end"`
 }
 
-func describeEnv(ctx context.Context, iomark *iomarkTool, o options) env {
+// loadAvg is the 1-minute load average from /proc/loadavg.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env {
 	e := env{
+		LoadStart:   loadStart,
+		LoadEnd:     loadAvg(),
 		Date:        time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 		Cores:       runtime.NumCPU(),
 		CommandLine: commandLine(),
@@ -97,7 +116,8 @@ func renderReport(e env, rows []rowResult, o options) string {
 	fmt.Fprintf(&b, "engine-vs-fio, %s — %s, %d cores, Linux %s; %s; %s\n\n",
 		e.Date, orDash(e.CPU), e.Cores, orDash(e.Kernel), orDash(e.FioVersion), orDash(e.IomarkVersion))
 	fmt.Fprintf(&b, "Device: %d MiB RAM-backed loop device (direct I/O), unthrottled. %d alternating pairs per row, "+
-		"%v measured after %v ramp per run; medians.\n\n", o.sizeMB, o.pairs, o.runtime, o.ramp)
+		"%v measured after %v ramp per run; medians. Load average (1 min) %s at the start, %s at the end.\n\n",
+		o.sizeMB, o.pairs, o.runtime, o.ramp, orDash(e.LoadStart), orDash(e.LoadEnd))
 	b.WriteString("| workload | iomark IOPS | fio IOPS | iomark/fio (min–max) | CPU µs/IO own: iomark | fio | CPU µs/IO rusage: iomark | fio | peak RSS MiB: iomark | fio |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rows {
