@@ -7,7 +7,9 @@
 // It owns only what it creates: Down unmounts, clears throttle rules, detaches and removes
 // exactly the mount, loop device and image that Up made, and never touches any other device.
 // Throttle rules are cleared when a device is attached and in every cleanup path, because a
-// loop device's queue (and the rules keyed by its MAJ:MIN) outlive detach.
+// loop device's queue (and the rules keyed by its MAJ:MIN) outlive detach. Images carry the
+// PID of the process that made them, and Up first sweeps drives whose process died before
+// Down (SweepOrphans); drives made by scripts/lab/drive.sh are never swept.
 //
 // It is support code for tests and bench programs only and must never be imported by
 // cmd/iomark or any package it links: it execs losetup, mkfs.ext4, mount, umount and fio

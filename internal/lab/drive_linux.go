@@ -20,6 +20,9 @@ func Up(s Spec) (*Drive, error) {
 	if err := availableFor(s); err != nil {
 		return nil, err
 	}
+	// Drives of test processes that died before Down still hold RAM, a loop device and
+	// perhaps throttle rules: take them down first. Failing that must not stop this drive.
+	SweepOrphans()
 	d := &Drive{Spec: s}
 	if err := d.up(); err != nil {
 		return nil, errors.Join(err, d.Down())
@@ -65,7 +68,7 @@ func (d *Drive) up() error {
 		if _, err := run("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", d.Dev); err != nil {
 			return fmt.Errorf("lab: make ext4 on %s: %w", d.Dev, err)
 		}
-		mnt, err := os.MkdirTemp("", "iomark-lab-"+s.Name+"-")
+		mnt, err := os.MkdirTemp("", ownedPrefix()+s.Name+"-")
 		if err != nil {
 			return fmt.Errorf("lab: make mount point: %w", err)
 		}

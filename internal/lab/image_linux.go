@@ -21,7 +21,7 @@ func makeImage(name string, sizeMB int) (path string, err error) {
 		return "", fmt.Errorf("lab: %s has %d MiB free, drive %s needs %d MiB: use a smaller SizeMB or free memory",
 			imageDir, freeBytes>>20, name, sizeMB)
 	}
-	f, err := os.CreateTemp(imageDir, "iomark-lab-"+name+"-*.img")
+	f, err := os.CreateTemp(imageDir, ownedPrefix()+name+"-*.img")
 	if err != nil {
 		return "", fmt.Errorf("lab: create image in %s: %w", imageDir, err)
 	}
