@@ -14,6 +14,7 @@ import (
 const (
 	phaseRamp    int32 = 0
 	phaseMeasure int32 = 1
+	phaseDone    int32 = 2 // the window is closed: completions no longer count
 )
 
 // run is the state every job of one Run shares.
