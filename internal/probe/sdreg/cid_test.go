@@ -25,6 +25,8 @@ func TestDecodeCIDRealCards(t *testing.T) {
 		{"usbsdmux Toshiba SA04G", cidToshibaSA04G, 0x02, "TM", 0x544d, "SA04G", "1.0", 666334341, 2011, 12, "2011-12"},
 		{"usbsdmux Samsung GF8S5", cidSamsungGF8S5, 0x1b, "SM", 0x534d, "GF8S5", "3.0", 3628491619, 2022, 7, "2022-07"},
 		{"usbsdmux 0x9f 00000", cid9F00000, 0x9f, "TI", 0x5449, "00000", "0.0", 2702265269, 2017, 4, "2017-04"},
+		// litesd prints "Product name: A16GC" by reading one byte late; the bytes say SA16G.
+		{"litesd Toshiba SA16G", cidToshibaSA16G, 0x02, "TM", 0x544d, "SA16G", "4.3", 0x001af44c, 2018, 9, "2018-09"},
 		// The kernel fixup for this card matches name "ASTC", OEM 0x3456, 2022-02.
 		{"kernel Gigastone ASTC", cidGigastoneASTC, 0x12, "4V", 0x3456, "ASTC", "2.0", 0x145, 2022, 2, "2022-02"},
 	}

@@ -22,6 +22,7 @@ func TestDecodeCSDRealCards(t *testing.T) {
 		{"usbsdmux 0x9f 00000", csd9F00000, "SDHC", 15239, 7990149120, 0x5b5},
 		// armbian and smc45 give only the raw CSD; the capacities follow from C_SIZE.
 		{"armbian Phison SD16G", csdPhisonSD16G, "SDHC", 0x73a7, (0x73a7 + 1) * 512 * 1024, 0x5b5},
+		{"litesd Toshiba SA16G", csdToshibaSA16G, "SDHC", 0x734f, (0x734f + 1) * 512 * 1024, 0x5b5},
 		{"smc45 SanDisk SN512", csdSanDiskSN512, "SDXC", 0xee5b7, (0xee5b7 + 1) * 512 * 1024, 0xdb7},
 	}
 	for _, tc := range tests {

@@ -10,7 +10,7 @@ import (
 
 func FuzzDecodeCID(f *testing.F) {
 	for _, s := range []string{cidSanDiskSN64G, cidSamsungGD4QT, cidPhisonSD16G, cidSanDiskSN512,
-		cidTranscendUSD, cidToshibaSA04G, cidSamsungGF8S5, cid9F00000, cidGigastoneASTC,
+		cidTranscendUSD, cidToshibaSA04G, cidToshibaSA16G, cidSamsungGF8S5, cid9F00000, cidGigastoneASTC,
 		cidSanDiskSN64G + "\n", "", "0x", "zz"} {
 		f.Add(s)
 	}
@@ -45,7 +45,7 @@ func FuzzDecodeMMCCID(f *testing.F) {
 
 func FuzzDecodeCSD(f *testing.F) {
 	for _, s := range []string{csdSanDiskSN64G, csdSamsungGD4QT, csdPhisonSD16G, csdSanDiskSN512,
-		csdToshibaSA04G, csdSamsungGF8S5, csd9F00000, csdEMMCSamsungM8G1GC, csdV1Constructed, "", "40"} {
+		csdToshibaSA04G, csdToshibaSA16G, csdSamsungGF8S5, csd9F00000, csdEMMCSamsungM8G1GC, csdV1Constructed, "", "40"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -12,6 +12,7 @@ package sdreg
 //	usbsdmux  linux-automation/usbsdmux tests/reference/*.text
 //	kernel    Linux commit adding CID_MANFID_GIGASTONE (Keita Aihara, 2024-09), whose message
 //	          quotes the card's CID
+//	litesd    enjoy-digital/litesdcard pull request 7 (LiteX BIOS log of CMD2/CMD9 responses)
 const (
 	// SanDisk Extreme 64GB (p2cat sandisk-sn64g-64gb.md).
 	cidSanDiskSN64G = "035344534e363447867e650771016b8d"
@@ -47,6 +48,10 @@ const (
 	cid9F00000      = "9f5449303030303000a1114bb5011400"
 	csd9F00000      = "400e00325b5900003b877f800a400000"
 	scr9F00000      = "02b5800200000000"
+
+	// Toshiba 16GB (litesd; the log prints PSN 001af44c and date 9/18, OID TM).
+	cidToshibaSA16G = "02544d534131364743001af44c0129e9"
+	csdToshibaSA16G = "400e00325b590000734f7f800a40001b"
 
 	// Gigastone Gaming Plus (kernel commit message).
 	cidGigastoneASTC = "12345641535443002000000145016200"

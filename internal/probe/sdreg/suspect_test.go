@@ -34,6 +34,7 @@ func TestSuspectGenuineCards(t *testing.T) {
 		{"Phison SD16G", cidPhisonSD16G, csdPhisonSD16G},
 		{"SanDisk SN512", cidSanDiskSN512, csdSanDiskSN512},
 		{"Toshiba SA04G", cidToshibaSA04G, csdToshibaSA04G},
+		{"Toshiba SA16G", cidToshibaSA16G, csdToshibaSA16G},
 		{"Samsung GF8S5", cidSamsungGF8S5, csdSamsungGF8S5},
 	}
 	for _, c := range cards {
