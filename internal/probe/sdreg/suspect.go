@@ -122,8 +122,8 @@ func capacityMismatch(csd CSD) string {
 			return fmt.Sprintf("capacity %.1f GB is impossible for a standard-capacity (CSD v1) card", gb)
 		}
 	case CSDv2:
-		// Spec 5.3.3: SDHC C_SIZE 0x001010-0x00FF5F, SDXC 0x00FF60-0x3FFEFF.
-		if csd.CSize < 0x1010 || csd.CSize > 0x3ffeff {
+		// Spec 5.3.3: SDHC C_SIZE 0x001010-0x00FF5F, SDXC 0x00FFFF-0x3FFEFF.
+		if csd.CSize < 0x1010 || csd.CSize > 0x3ffeff || (csd.CSize > 0xff5f && csd.CSize < 0xffff) {
 			return fmt.Sprintf("C_SIZE 0x%06x is outside the SDHC/SDXC range of the SD specification", csd.CSize)
 		}
 	}

@@ -81,6 +81,7 @@ func TestSuspectEachHeuristic(t *testing.T) {
 		{"serial 87654321", withCID(t, func(b []byte) { copy(b[9:13], []byte{0x87, 0x65, 0x43, 0x21}) }), genuineCSD, "consecutive digits"},
 		{"serial 01020304", withCID(t, func(b []byte) { copy(b[9:13], []byte{0x01, 0x02, 0x03, 0x04}) }), genuineCSD, "consecutive bytes"},
 		{"32 GiB claimed", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv2, Class: "SDXC", CSize: 0xffff, CapacityBytes: 32 << 30}, "does not match any size"},
+		{"C_SIZE between SDHC and SDXC", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv2, CSize: 0xff80, CapacityBytes: 0xff81 * 512 * 1024}, "outside the SDHC/SDXC range"},
 		{"v1 over 4 GB", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv1, CapacityBytes: 8 << 30}, "impossible for a standard-capacity"},
 		{"SDHC C_SIZE too small", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv2, CSize: 0x0fff, CapacityBytes: 0x1000 * 512 * 1024}, "outside the SDHC/SDXC range"},
 	}
