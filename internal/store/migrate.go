@@ -12,6 +12,9 @@ import (
 	"github.com/pressly/goose/v3/lock"
 )
 
+// sqliteMigrateAttempts bounds the retries of racing SQLite migrations (see migrate).
+const sqliteMigrateAttempts = 8
+
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
@@ -63,9 +66,14 @@ func (s *Store) migrate(ctx context.Context) ([]*goose.MigrationResult, error) {
 		return nil, fmt.Errorf("store: preparing migrations: %w", err)
 	}
 	res, err := p.Up(ctx)
-	if err != nil && s.dialect == sqliteDialect {
-		// Two processes opening a new SQLite file at once may race to create goose's version
-		// table; the loser finds the schema made by the winner on a second try.
+	// SQLite has no advisory lock for goose: processes opening a new file at once may each read
+	// the same version and race to apply the next migration. The loser fails ("already exists")
+	// and, trying again, reads the version the winner committed. Every failed round means
+	// another process made progress, so a few rounds settle it.
+	for attempt := 1; err != nil && s.dialect == sqliteDialect && attempt < sqliteMigrateAttempts; attempt++ {
+		if ctx.Err() != nil {
+			break
+		}
 		res, err = p.Up(ctx)
 	}
 	if err != nil {

@@ -48,6 +48,7 @@ func runSuite(t *testing.T, dsn newDSN) {
 		{"TextSearch", testTextSearch},
 		{"Reopen", testReopen},
 		{"MigrationsTwice", testMigrationsTwice},
+		{"ConcurrentOpenAndWrite", testConcurrentOpenAndWrite},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn) })
@@ -573,3 +574,51 @@ func latestMigration(t *testing.T) int64 {
 }
 
 func fsGlob(fsys fs.FS) ([]string, error) { return fs.Glob(fsys, "*.sql") }
+
+// testConcurrentOpenAndWrite opens one new database from several stores at once (as two iomark
+// processes or servers starting together would), then writes through all of them at once.
+func testConcurrentOpenAndWrite(t *testing.T, dsn newDSN) {
+	d := dsn(t)
+	ctx := context.Background()
+	const stores, runsEach = 6, 8
+	opened := make([]*Store, stores)
+	errs := make([]error, stores)
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opened[i], errs[i] = Open(ctx, d)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("concurrent Open %d: %v", i, err)
+		}
+		t.Cleanup(func() { opened[i].Close() })
+	}
+	for i := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range runsEach {
+				run, tests := sampleRun(fmt.Sprintf("w%d-%d", i, j), t0.Add(time.Duration(j)*time.Second), "Samsung", "Evo")
+				if err := opened[i].SaveRun(ctx, run, tests); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	runs, err := opened[0].ListRuns(ctx, Filter{Limit: MaxLimit})
+	if err != nil || len(runs) != stores*runsEach {
+		t.Fatalf("after concurrent writes: %d runs, err %v; want %d", len(runs), err, stores*runsEach)
+	}
+}
