@@ -83,9 +83,13 @@ func NewDatabase(t testing.TB, serverURL string) string {
 	return u.String()
 }
 
+// binGlob is where Debian's postgresql-NN packages put the server binaries; a variable so the
+// tests can point it at nothing.
+var binGlob = "/usr/lib/postgresql/*/bin"
+
 // findBinDir returns the newest /usr/lib/postgresql/VERSION/bin holding initdb and pg_ctl.
 func findBinDir() (string, error) {
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(binGlob)
 	type cand struct {
 		dir     string
 		version int

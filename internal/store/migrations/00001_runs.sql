@@ -23,12 +23,12 @@ CREATE TABLE runs (
     record             TEXT NOT NULL               -- the result record JSON, as given
 );
 
--- Every list is newest first; each filter has an index that serves that order.
+-- Every list is newest first, ties by id; each filter has an index that serves that order.
 CREATE INDEX runs_created ON runs (created_at_us DESC, id DESC);
-CREATE INDEX runs_device_key ON runs (device_key, created_at_us DESC);
-CREATE INDEX runs_board ON runs (board, created_at_us DESC);
-CREATE INDEX runs_device_class ON runs (device_class, created_at_us DESC);
-CREATE INDEX runs_source ON runs (source, created_at_us DESC);
+CREATE INDEX runs_device_key ON runs (device_key, created_at_us DESC, id DESC);
+CREATE INDEX runs_board ON runs (board, created_at_us DESC, id DESC);
+CREATE INDEX runs_device_class ON runs (device_class, created_at_us DESC, id DESC);
+CREATE INDEX runs_source ON runs (source, created_at_us DESC, id DESC);
 
 CREATE TABLE tests (
     run_id     TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
