@@ -17,6 +17,10 @@ const runColumns = `id, created_at_us, tool_version, profile, board, board_revis
 // GetRun returns a run with its record and its tests in their saved order, or an error
 // wrapping ErrNotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (Run, []Test, error) {
+	if checkID(id) != nil {
+		// No run can have that id; asking PostgreSQL would fail on invalid UTF-8 instead.
+		return Run{}, nil, fmt.Errorf("store: run %q: %w", id, ErrNotFound)
+	}
 	row := s.db.QueryRowContext(ctx, `SELECT `+runColumns+`, record FROM runs WHERE id = $1`, id)
 	run, err := scanRun(row, true)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -75,6 +79,9 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, error) {
 		{"device_class", f.DeviceClass},
 		{"source", f.Source},
 	} {
+		if err := checkText(eq.col, eq.val); err != nil {
+			return nil, fmt.Errorf("store: listing runs: %w", err)
+		}
 		if eq.val != "" {
 			where = append(where, eq.col+" = "+arg(eq.val))
 		}

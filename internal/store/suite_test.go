@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,9 +144,12 @@ func testSaveAndGet(t *testing.T, dsn newDSN) {
 
 func testNotFound(t *testing.T, dsn newDSN) {
 	s := openT(t, dsn(t))
-	_, _, err := s.GetRun(context.Background(), "no-such-run")
-	if !errors.Is(err, ErrNotFound) {
-		t.Fatalf("GetRun of a missing run: err = %v, want ErrNotFound", err)
+	// Ids no run can have are not found either, rather than a database error.
+	for _, id := range []string{"no-such-run", "", "\xff\xfe", "a\x00b", "a b", strings.Repeat("x", 200)} {
+		_, _, err := s.GetRun(context.Background(), id)
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("GetRun(%q): err = %v, want ErrNotFound", id, err)
+		}
 	}
 }
 
@@ -430,7 +434,7 @@ func testPaging(t *testing.T, dsn newDSN) {
 	if diff := cmp.Diff([]string{"h", "g", "f", "e", "d", "c", "b", "a"}, all); diff != "" {
 		t.Errorf("pages of 3 (-want +got):\n%s", diff)
 	}
-	for _, f := range []Filter{{Limit: -1}, {Offset: -1}, {Limit: MaxLimit + 1}} {
+	for _, f := range []Filter{{Limit: -1}, {Offset: -1}, {Limit: MaxLimit + 1}, {Board: "\xff"}, {DeviceKey: "a\x00"}} {
 		if _, err := s.ListRuns(ctx, f); !errors.Is(err, ErrInvalid) {
 			t.Errorf("ListRuns(%+v): err = %v, want ErrInvalid", f, err)
 		}
@@ -469,6 +473,7 @@ func testTextSearch(t *testing.T, dsn newDSN) {
 		{`NEAR(samsung evo)`, []string{}},
 		{`samsung* | !lexar`, []string{}}, // operators are words: samsung AND lexar
 		{`model:evo`, []string{}},
+		{"\xffsamsung\x00", []string{"f", "c", "b", "a"}}, // bad bytes are separators
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -15,14 +16,8 @@ const maxIDBytes = 128
 // validateRun checks what the database cannot check the same way on both back ends (PostgreSQL
 // refuses NUL and invalid UTF-8 in text, SQLite stores them; SQLite turns NaN into NULL).
 func validateRun(r Run, tests []Test) error {
-	if r.ID == "" {
-		return invalid("run id is empty")
-	}
-	if len(r.ID) > maxIDBytes {
-		return invalid("run id is %d bytes, at most %d allowed", len(r.ID), maxIDBytes)
-	}
-	if strings.IndexFunc(r.ID, func(c rune) bool { return c < 0x21 || c == 0x7f }) >= 0 {
-		return invalid("run id %q holds a space or control character", r.ID)
+	if err := checkID(r.ID); err != nil {
+		return err
 	}
 	if r.CreatedAt.IsZero() {
 		return invalid("run %s has no creation time", r.ID)
@@ -75,6 +70,24 @@ func validateRun(r Run, tests []Test) error {
 		if !finite(t.CI95Pct) {
 			return invalid("run %s: test %s has a confidence interval that is not a finite number", r.ID, t.Name)
 		}
+	}
+	return nil
+}
+
+// checkID tells whether id can name a run: ids are permalinks, so short, printable and free of
+// spaces.
+func checkID(id string) error {
+	if id == "" {
+		return invalid("run id is empty")
+	}
+	if len(id) > maxIDBytes {
+		return invalid("run id is %d bytes, at most %d allowed", len(id), maxIDBytes)
+	}
+	if !utf8.ValidString(id) {
+		return invalid("run id %q is not valid UTF-8", id)
+	}
+	if strings.IndexFunc(id, func(c rune) bool { return c < 0x21 || c == 0x7f || unicode.IsSpace(c) }) >= 0 {
+		return invalid("run id %q holds a space or control character", id)
 	}
 	return nil
 }
