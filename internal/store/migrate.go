@@ -79,5 +79,14 @@ func (s *Store) migrate(ctx context.Context) ([]*goose.MigrationResult, error) {
 	if err != nil {
 		return nil, s.wrapErr("migrating", err)
 	}
+	// goose ignores versions it has no file for, so a database a newer iomark migrated would
+	// open silently and then fail in obscure ways.
+	current, target, err := p.GetVersions(ctx)
+	if err != nil {
+		return nil, s.wrapErr("reading the schema version of", err)
+	}
+	if current > target {
+		return nil, fmt.Errorf("store: %s has schema version %d, newer than the %d this iomark knows: a newer iomark wrote it; upgrade iomark to use it", s.where, current, target)
+	}
 	return res, nil
 }

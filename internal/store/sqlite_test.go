@@ -249,3 +249,22 @@ func TestSQLiteSurvivesKill(t *testing.T) {
 		t.Errorf("search finds %d of the %d runs after the kill", len(n), len(runs))
 	}
 }
+
+func TestOpenRefusesANewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.db")
+	s := openT(t, path)
+	// What a future migration 99 would leave behind.
+	if _, err := s.db.ExecContext(context.Background(),
+		`INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s2, err := Open(context.Background(), path)
+	if err == nil {
+		s2.Close()
+		t.Fatal("Open accepted a database with a newer schema")
+	}
+	if !strings.Contains(err.Error(), "schema version 99") || !strings.Contains(err.Error(), "upgrade iomark") {
+		t.Fatalf("Open: %v; want it to name the version and the fix", err)
+	}
+}
