@@ -143,6 +143,9 @@ func describeDisk(o Options, r *Report, diskDir string) {
 		if port, ok := findUp(dirs, reATAPort); ok {
 			s, h := readSATA(port, diskDir)
 			r.SATA, r.Device.Class = s, ClassSATA
+			if r.Device.Vendor == "ATA" { // libata's INQUIRY vendor, not the drive's maker
+				r.Device.Vendor = ""
+			}
 			r.Link = append(r.Link, h)
 			r.Link = append(r.Link, pcieHops(dirs)...)
 			break

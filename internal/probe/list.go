@@ -22,8 +22,8 @@ type ListEntry struct {
 	MountPoints   []string `json:"mount_points,omitempty"`
 }
 
-// List describes every whole disk in /sys/block that has a size (empty loop devices and RAM
-// disks are left out). It issues no ioctls: listing must be instant and safe.
+// List describes every whole disk in /sys/block that has a size (empty loop devices, RAM
+// disks and hidden NVMe path devices are left out). It issues no ioctls: listing must be instant and safe.
 func List(o Options) ([]ListEntry, error) {
 	dir := o.path("/sys/block")
 	ents, err := os.ReadDir(dir)
@@ -44,6 +44,10 @@ func List(o Options) ([]ListEntry, error) {
 			continue
 		}
 		if size, ok := readInt(filepath.Join(d, "size")); !ok || size == 0 {
+			continue
+		}
+		// NVMe multipath path devices (nvme0c0n1) are hidden: the head nvme0n1 stands for them.
+		if h, _ := readInt(filepath.Join(d, "hidden")); h == 1 {
 			continue
 		}
 		r := &Report{Target: "/dev/" + name}
