@@ -91,6 +91,7 @@ func activeScheduler(s string) string {
 		if j := strings.IndexByte(s[i:], ']'); j > 0 {
 			return s[i+1 : i+j]
 		}
+		return ""
 	}
 	if f := strings.Fields(s); len(f) == 1 {
 		return f[0]
