@@ -56,23 +56,11 @@ func ataIdentify(o Options, devPath string) (*ATAIdentity, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w (run as root to ask the drive behind the bridge)", devPath, err)
 	}
-	type answer struct {
-		id  *ATAIdentity
-		err error
-	}
-	done := make(chan answer, 1)
 	timeout := o.timeout()
-	go func() {
+	return withTimeout(timeout+500*time.Millisecond, func() (*ATAIdentity, error) {
 		defer unix.Close(fd)
-		id, err := sgIdentify(fd, timeout)
-		done <- answer{id, err}
-	}()
-	select {
-	case a := <-done:
-		return a.id, a.err
-	case <-time.After(timeout + 500*time.Millisecond):
-		return nil, fmt.Errorf("no answer within %v", timeout)
-	}
+		return sgIdentify(fd, timeout)
+	})
 }
 
 func sgIdentify(fd int, timeout time.Duration) (*ATAIdentity, error) {

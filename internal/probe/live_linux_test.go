@@ -69,6 +69,11 @@ func TestLiveLoopDevice(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
 
+	// ATA pass-through to a loop device is refused at once (no SG_IO): an error, never a hang.
+	if id, err := ataIdentify(Options{Timeout: 5 * time.Second}, dev); err == nil {
+		t.Errorf("ATA IDENTIFY on %s answered %+v", dev, id)
+	}
+
 	for _, target := range []string{mnt, dev} {
 		r, err := Probe(target, Options{})
 		if err != nil {
