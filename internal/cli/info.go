@@ -236,6 +236,12 @@ func detailLines(r *probe.Report) []string {
 		if len(cls) > 0 {
 			out = append(out, strings.Join(cls, ", "))
 		}
+		if s.Timing != "" {
+			out = append(out, fmt.Sprintf("bus: %s, %d-bit, %.1f MHz", s.Timing, s.BusWidthBits, float64(s.ClockHz)/1e6))
+		}
+		if s.CommandQueue != nil {
+			out = append(out, fmt.Sprintf("command queueing enabled in the device tree: %v", *s.CommandQueue))
+		}
 		if s.Suspect {
 			out = append(out, "identity looks forged: "+strings.Join(s.SuspectReasons, "; "))
 		}

@@ -52,12 +52,13 @@ func ataIdentify(o Options, devPath string) (*ATAIdentity, error) {
 	if !o.live() {
 		return nil, errNotLive
 	}
-	fd, err := unix.Open(devPath, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w (run as root to ask the drive behind the bridge)", devPath, err)
-	}
 	timeout := o.timeout()
+	// Opening is inside the guard too: a device stuck in error recovery can block open(2).
 	return withTimeout(timeout+500*time.Millisecond, func() (*ATAIdentity, error) {
+		fd, err := unix.Open(devPath, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w (run as root to ask the drive behind the bridge)", devPath, err)
+		}
 		defer unix.Close(fd)
 		return sgIdentify(fd, timeout)
 	})
