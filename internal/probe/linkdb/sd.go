@@ -26,6 +26,7 @@ var sdTimings = map[string]sdTiming{
 	"sd uhs ddr50":              {"SD UHS-I DDR50", true, 50_000_000, "sd-and-emmc-bus-modes", 4},
 	"mmc ddr52":                 {"eMMC DDR52", true, 52_000_000, "sd-and-emmc-bus-modes", 8},
 	"mmc hs200":                 {"eMMC HS200", false, 200_000_000, "sd-and-emmc-bus-modes", 8},
+	"mmc high-speed sdr200":     {"eMMC HS200", false, 200_000_000, "sd-and-emmc-bus-modes", 8}, // name before Linux 3.x renamed it
 	"mmc hs400":                 {"eMMC HS400", true, 200_000_000, "sd-and-emmc-bus-modes", 8},
 	"mmc hs400 enhanced strobe": {"eMMC HS400 enhanced strobe", true, 200_000_000, "sd-and-emmc-bus-modes", 8},
 }

@@ -61,8 +61,9 @@ func DecodeCSD(hexText string) (CSD, error) {
 	case CSDv2:
 		c.CSize = uint32(r.bits(48, 22))
 		c.CapacityBytes = uint64(c.CSize+1) * 512 * 1024
-		// SDXC starts at C_SIZE 0x00FF60 (spec 5.3.3: SDHC 0x001010-0x00FF5F).
-		if c.CSize >= 0xFF60 {
+		// Spec 5.3.3: SDHC C_SIZE 0x001010-0x00FF5F (2 GB + 8.5 MB to 32 GB - 80 MB), SDXC
+		// 0x00FFFF-0x3FFEFF; Linux marks a card SDXC from 0xFFFF (mmc_card_set_ext_capacity).
+		if c.CSize >= 0xFFFF {
 			c.Class = "SDXC"
 		} else {
 			c.Class = "SDHC"

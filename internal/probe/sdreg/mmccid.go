@@ -18,16 +18,21 @@ type MMCCID struct {
 	CRC            uint8  // CRC7 [7:1]
 }
 
-// DecodeMMCCID decodes an eMMC CID assuming EXT_CSD_REV 5 or later (eMMC 4.41+, every device
-// made since 2010), where the 4-bit year counts from 2013 for values 0-12 and from 1997 above.
-// Use DecodeMMCCIDRev when /sys/block/mmcblkN/device/rev gives the EXT_CSD revision.
+// defaultExtCSDRev is EXT_CSD_REV 8 (eMMC 5.1), what most eMMC devices in the field report.
+const defaultExtCSDRev = 8
+
+// DecodeMMCCID decodes an eMMC CID assuming EXT_CSD_REV 5-8 (eMMC 4.41 to 5.1, the devices
+// made since 2010), where the 4-bit year reads 2013-2025 for values 0-12 and 2010-2012 above.
+// Use DecodeMMCCIDRev when the EXT_CSD revision is known (debugfs ext_csd byte 192, or
+// /sys/block/mmcblkN/device/rev on recent kernels).
 func DecodeMMCCID(hexText string) (MMCCID, error) {
-	return DecodeMMCCIDRev(hexText, 5)
+	return DecodeMMCCIDRev(hexText, defaultExtCSDRev)
 }
 
 // DecodeMMCCIDRev decodes an eMMC CID knowing the device's EXT_CSD_REV. The 4-bit MDT year
-// counts from 1997; JESD84-B451 added a second cycle from 2013, which Linux applies when
-// EXT_CSD_REV >= 5 and the year would otherwise fall before 2010 (drivers/mmc/core/mmc.c).
+// counts from 1997 and wraps every 16 years: Linux (drivers/mmc/core/mmc.c,
+// mmc_decode_ext_csd) adds 16 when EXT_CSD_REV >= 5 and the year is before 2010 (JESD84-B451),
+// and 16 more when EXT_CSD_REV >= 9 and the year is before 2023 (JESD84-B51B, 2025).
 func DecodeMMCCIDRev(hexText string, extCSDRev int) (MMCCID, error) {
 	r, err := parseRegister("CID", hexText, 32)
 	if err != nil {
@@ -44,6 +49,9 @@ func DecodeMMCCIDRev(hexText string, extCSDRev int) (MMCCID, error) {
 	c.Month = int(r.bits(12, 4))
 	c.Year = 1997 + int(r.bits(8, 4))
 	if extCSDRev >= 5 && c.Year < 2010 {
+		c.Year += 16
+	}
+	if extCSDRev >= 9 && c.Year < 2023 {
 		c.Year += 16
 	}
 	c.Date = fmt.Sprintf("%04d-%02d", c.Year, c.Month)

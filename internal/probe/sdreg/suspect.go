@@ -9,13 +9,14 @@ import (
 // one OEM id. A card with such a MID and another OID is a classic counterfeit signature
 // (cheap controllers copy the MID but not the OID). Only pairs seen documented are listed.
 var knownOEM = map[uint8]string{
-	0x03: "SD", // SanDisk: p2cat (SN64G, SN128, SH32G, SA16G, AGGCE, ...), lsmmc examples
-	0x1b: "SM", // Samsung: p2cat (GD4QT, JD1Y7, 00000 8GB)
-	0x02: "TM", // Toshiba/Kioxia: see docs/sd-identification.md
+	0x03: "SD", // SanDisk: kernel quirks.h matches CID_MANFID_SANDISK_SD with OEM 0x5344; p2cat SN64G; sysfs dump SN512
+	0x1b: "SM", // Samsung: p2cat GD4QT; usbsdmux dump GF8S5
+	0x02: "TM", // Toshiba/Kioxia: usbsdmux dump SA04G; litesdcard log SA16G; Apache NuttX issue 2276 log (SA08G)
 }
 
-// nominalGB are the marketed capacities (10^9 bytes) of SD cards; a genuine card reports a
-// little less than its nominal size (the rest holds firmware and spare blocks).
+// nominalGB are the marketed capacities (10^9 bytes) of SD cards. A genuine card reports
+// close to its nominal size: most a little less (spare blocks), some a little more (the
+// Samsung cards above report 128.04 GB and 512.71 GB).
 var nominalGB = []float64{
 	0.008, 0.016, 0.032, 0.064, 0.128, 0.256, 0.512, 1, 2, 4, 8, 16, 32, 64, 128, 200, 256,
 	400, 512, 1000, 1024, 1500, 2000,
@@ -107,7 +108,8 @@ func serialPattern(s uint32) string {
 }
 
 // capacityMismatch checks the CSD capacity against the capacity class and against the sizes
-// cards are sold in: genuine cards report 90-100% of a nominal size.
+// cards are sold in: genuine cards report 90-102% of a nominal size, while a card claiming a
+// power-of-two GiB (34.36 GB for "32 GB") or an odd size falls outside every window.
 func capacityMismatch(csd CSD) string {
 	if csd.CapacityBytes == 0 {
 		return ""
@@ -120,13 +122,13 @@ func capacityMismatch(csd CSD) string {
 			return fmt.Sprintf("capacity %.1f GB is impossible for a standard-capacity (CSD v1) card", gb)
 		}
 	case CSDv2:
-		// Spec 5.3.3: SDHC C_SIZE 0x001010-0x00FF5F, SDXC 0x00FF60-0x3FFEFF.
-		if csd.CSize < 0x1010 || csd.CSize > 0x3ffeff {
+		// Spec 5.3.3: SDHC C_SIZE 0x001010-0x00FF5F, SDXC 0x00FFFF-0x3FFEFF.
+		if csd.CSize < 0x1010 || csd.CSize > 0x3ffeff || (csd.CSize > 0xff5f && csd.CSize < 0xffff) {
 			return fmt.Sprintf("C_SIZE 0x%06x is outside the SDHC/SDXC range of the SD specification", csd.CSize)
 		}
 	}
 	for _, n := range nominalGB {
-		if gb >= 0.90*n && gb <= 1.0*n {
+		if gb >= 0.90*n && gb <= 1.02*n {
 			return ""
 		}
 	}
