@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/iomark/iomark/internal/probe/linkdb"
 )
 
 const sectorBytes = 512 // sysfs size and start are always in 512-byte sectors
@@ -178,14 +179,4 @@ func findUp(dirs []string, re *regexp.Regexp) (string, bool) {
 }
 
 // parseGbps reads "6.0 Gbps" (libata) as 6.0; "<unknown>" gives false.
-func parseGbps(s string) (float64, bool) {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(f[0], 64)
-	if err != nil || v <= 0 {
-		return 0, false
-	}
-	return v, true
-}
+func parseGbps(s string) (float64, bool) { return linkdb.ParseSATASpeed(s) }

@@ -3,8 +3,6 @@ package probe
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/iomark/iomark/internal/probe/linkdb"
 )
@@ -18,33 +16,11 @@ type pcieLink struct {
 	portMaxGen, portMaxWidth int
 }
 
-// genFromGTs maps a sysfs link speed ("8.0 GT/s PCIe"; "5 GT/s" on kernels before 4.20) to
-// the PCIe generation. "Unknown" (integrated endpoints report no link) gives 0.
+// genFromGTs maps a sysfs link speed to the PCIe generation; 0 when it is not a link speed
+// ("Unknown" on integrated endpoints).
 func genFromGTs(s string) int {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return 0
-	}
-	v, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
-		return 0
-	}
-	// PCI Express Base Specification rates per lane, by generation.
-	switch {
-	case v >= 63:
-		return 6
-	case v >= 31:
-		return 5
-	case v >= 15:
-		return 4
-	case v >= 7.9:
-		return 3
-	case v >= 4.9:
-		return 2
-	case v >= 2.4:
-		return 1
-	}
-	return 0
+	g, _ := linkdb.ParsePCIeGen(s)
+	return g
 }
 
 // gtPerLaneMbps is the raw signalling rate per lane in Mb/s by generation (before encoding).
@@ -54,18 +30,15 @@ var gtPerLaneMbps = [...]int{0, 2500, 5000, 8000, 16000, 32000, 64000}
 func readPCIeLink(dir string) (pcieLink, bool) {
 	l := pcieLink{addr: filepath.Base(dir), driver: linkBase(filepath.Join(dir, "driver"))}
 	l.gen = genFromGTs(readString(filepath.Join(dir, "current_link_speed")))
-	w, _ := readInt(filepath.Join(dir, "current_link_width"))
-	l.width = int(w)
+	l.width, _ = linkdb.ParsePCIeWidth(readString(filepath.Join(dir, "current_link_width")))
 	if l.gen == 0 || l.width == 0 {
 		return l, false
 	}
 	l.maxGen = genFromGTs(readString(filepath.Join(dir, "max_link_speed")))
-	mw, _ := readInt(filepath.Join(dir, "max_link_width"))
-	l.maxWidth = int(mw)
+	l.maxWidth, _ = linkdb.ParsePCIeWidth(readString(filepath.Join(dir, "max_link_width")))
 	if up := filepath.Dir(dir); rePCI.MatchString(filepath.Base(up)) {
 		l.portMaxGen = genFromGTs(readString(filepath.Join(up, "max_link_speed")))
-		pw, _ := readInt(filepath.Join(up, "max_link_width"))
-		l.portMaxWidth = int(pw)
+		l.portMaxWidth, _ = linkdb.ParsePCIeWidth(readString(filepath.Join(up, "max_link_width")))
 	}
 	return l, true
 }

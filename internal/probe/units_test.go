@@ -44,7 +44,7 @@ func FuzzBOS(f *testing.F) {
 
 func TestGenFromGTs(t *testing.T) {
 	for in, want := range map[string]int{
-		"2.5 GT/s PCIe": 1, "5.0 GT/s PCIe": 2, "5 GT/s": 2, "8.0 GT/s PCIe": 3, "16.0 GT/s PCIe": 4,
+		"2.5 GT/s PCIe": 1, "5.0 GT/s PCIe": 2, "5 GT/s": 2, "x": 0, "8.0 GT/s PCIe": 3, "16.0 GT/s PCIe": 4,
 		"32.0 GT/s PCIe": 5, "64.0 GT/s PCIe": 6, "Unknown": 0, "": 0, "2.5 GT/s": 1,
 	} {
 		if got := genFromGTs(in); got != want {

@@ -10,15 +10,9 @@ import (
 	"github.com/iomark/iomark/internal/probe/linkdb"
 )
 
-// usbSpeedMbps parses the sysfs "speed" attribute: "1.5", "12", "480", "5000", "10000", "20000".
+// usbSpeedMbps parses the sysfs "speed" attribute (1.5 reads as 1); 0 when unknown.
 func usbSpeedMbps(s string) int {
-	if s == "1.5" {
-		return 1 // rounded: low speed is far below anything storage uses
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 0 {
-		return 0
-	}
+	v, _ := linkdb.ParseUSBSpeed(s)
 	return v
 }
 
