@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -206,5 +207,26 @@ func TestFullFilesystemFailsCleanly(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
 		t.Errorf("left behind after ENOSPC: %s", e.Name())
+	}
+}
+
+// TestReadOnlyFilesystemFailsClearly: a directory on a read-only mount ends the job with a
+// message that says so, not a bare errno.
+func TestReadOnlyFilesystemFailsClearly(t *testing.T) {
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must run as root to mount a read-only filesystem")
+		}
+		t.Skip("needs root to mount a read-only tmpfs")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("iomark-ro", dir, "tmpfs", syscall.MS_RDONLY, "size=16m"); err != nil {
+		t.Skipf("cannot mount tmpfs here: %v", err)
+	}
+	defer syscall.Unmount(dir, 0)
+	_, err := engine.Run(context.Background(), engine.Spec{Target: dir, Pattern: engine.RandRead, BlockSize: 4096,
+		QD: 1, Jobs: 1, WorkingSetBytes: 1 << 20, Runtime: time.Second, Direct: true})
+	if err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("err = %v, want one saying the filesystem is read-only", err)
 	}
 }
