@@ -28,6 +28,7 @@ type probeFlags struct {
 	root    string
 	timeout time.Duration
 	json    bool
+	noIoctl bool
 }
 
 func (f *probeFlags) add(cmd *cobra.Command) {
@@ -48,7 +49,7 @@ func (f *probeFlags) options() (probe.Options, error) {
 	if f.timeout <= 0 {
 		return probe.Options{}, usageError("--timeout %v: must be positive", f.timeout)
 	}
-	return probe.Options{Root: f.root, Timeout: f.timeout}, nil
+	return probe.Options{Root: f.root, Timeout: f.timeout, NoIoctl: f.noIoctl}, nil
 }
 
 func newInfoCmd() *cobra.Command {
@@ -86,6 +87,8 @@ findings with their fix. It reads sysfs and procfs and never writes.`,
 		},
 	}
 	f.add(cmd)
+	cmd.Flags().BoolVar(&f.noIoctl, "no-ioctl", false,
+		"send no command to the drive (skips ATA IDENTIFY through a USB bridge); identification from sysfs only")
 	return cmd
 }
 

@@ -115,7 +115,7 @@ func describeDisk(o Options, r *Report, diskDir string) {
 		if ifDir, ok := findUp(dirs, reUSBIface); ok {
 			u, h := readUSB(o, dirs, ifDir)
 			u.SCSIVendor, u.SCSIModel = r.Device.Vendor, r.Device.Model
-			if u.Bridge != nil && u.Bridge.Kind == "usb-sata" && !o.noIoctl {
+			if u.Bridge != nil && u.Bridge.Kind == "usb-sata" && !o.NoIoctl {
 				id, err := ataIdentify(o, r.Device.Path)
 				if err == nil {
 					u.Drive = id
