@@ -161,7 +161,11 @@ func printInfo(w io.Writer, res infoResult) {
 	}
 	if b := r.Board; b != nil {
 		p("")
-		p("board: %s", orDash(b.Model))
+		model := b.Model
+		if model == "" {
+			model = "model unknown (no device tree or DMI)"
+		}
+		p("board: %s", model)
 		if b.Revision != "" {
 			rev := "revision " + b.Revision
 			if b.Pi != nil {
