@@ -57,7 +57,8 @@ func newInfoCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "info [TARGET]",
 		Short: "Identify the drive behind TARGET, its link to the CPU, its ceiling and findings (no benchmark I/O)",
-		Long: `info resolves TARGET (a directory, a file, a partition or a disk; default the current
+		Long: `info resolves TARGET (a directory, a file, a partition or a disk such as /dev/sda1 or
+just sda1; default the current
 directory) to its mount, filesystem, partition and whole disk, walks the chain from the drive
 to the CPU (SD bus, USB, PCIe, SATA), names the slowest hop's practical ceiling and lists
 findings with their fix. It reads sysfs and procfs and never writes.`,
