@@ -58,10 +58,11 @@ func newInfoCmd() *cobra.Command {
 		Use:   "info [TARGET]",
 		Short: "Identify the drive behind TARGET, its link to the CPU, its ceiling and findings (no benchmark I/O)",
 		Long: `info resolves TARGET (a directory, a file, a partition or a disk such as /dev/sda1 or
-just sda1; default the current
-directory) to its mount, filesystem, partition and whole disk, walks the chain from the drive
-to the CPU (SD bus, USB, PCIe, SATA), names the slowest hop's practical ceiling and lists
-findings with their fix. It reads sysfs and procfs and never writes.`,
+just sda1; default the current directory) to its mount, filesystem, partition and whole disk,
+walks the chain from the drive to the CPU (SD bus, USB, PCIe, SATA), names the slowest hop's
+practical ceiling and lists findings with their fix. It reads sysfs and procfs and never
+writes; the only command it may send to a drive is ATA IDENTIFY through a USB-SATA bridge,
+bounded by --timeout (--no-ioctl skips it).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o, err := f.options()
