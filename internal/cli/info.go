@@ -28,6 +28,7 @@ type probeFlags struct {
 	root    string
 	timeout time.Duration
 	json    bool
+	noIoctl bool
 }
 
 func (f *probeFlags) add(cmd *cobra.Command) {
@@ -48,7 +49,7 @@ func (f *probeFlags) options() (probe.Options, error) {
 	if f.timeout <= 0 {
 		return probe.Options{}, usageError("--timeout %v: must be positive", f.timeout)
 	}
-	return probe.Options{Root: f.root, Timeout: f.timeout}, nil
+	return probe.Options{Root: f.root, Timeout: f.timeout, NoIoctl: f.noIoctl}, nil
 }
 
 func newInfoCmd() *cobra.Command {
@@ -56,10 +57,12 @@ func newInfoCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "info [TARGET]",
 		Short: "Identify the drive behind TARGET, its link to the CPU, its ceiling and findings (no benchmark I/O)",
-		Long: `info resolves TARGET (a directory, a file, a partition or a disk; default the current
-directory) to its mount, filesystem, partition and whole disk, walks the chain from the drive
-to the CPU (SD bus, USB, PCIe, SATA), names the slowest hop's practical ceiling and lists
-findings with their fix. It reads sysfs and procfs and never writes.`,
+		Long: `info resolves TARGET (a directory, a file, a partition or a disk such as /dev/sda1 or
+just sda1; default the current directory) to its mount, filesystem, partition and whole disk,
+walks the chain from the drive to the CPU (SD bus, USB, PCIe, SATA), names the slowest hop's
+practical ceiling and lists findings with their fix. It reads sysfs and procfs and never
+writes; the only command it may send to a drive is ATA IDENTIFY through a USB-SATA bridge,
+bounded by --timeout (--no-ioctl skips it).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o, err := f.options()
@@ -86,6 +89,8 @@ findings with their fix. It reads sysfs and procfs and never writes.`,
 		},
 	}
 	f.add(cmd)
+	cmd.Flags().BoolVar(&f.noIoctl, "no-ioctl", false,
+		"send no command to the drive (skips ATA IDENTIFY through a USB bridge); identification from sysfs only")
 	return cmd
 }
 
@@ -158,7 +163,11 @@ func printInfo(w io.Writer, res infoResult) {
 	}
 	if b := r.Board; b != nil {
 		p("")
-		p("board: %s", orDash(b.Model))
+		model := b.Model
+		if model == "" {
+			model = "model unknown (no device tree or DMI)"
+		}
+		p("board: %s", model)
 		if b.Revision != "" {
 			rev := "revision " + b.Revision
 			if b.Pi != nil {

@@ -115,7 +115,7 @@ func describeDisk(o Options, r *Report, diskDir string) {
 		if ifDir, ok := findUp(dirs, reUSBIface); ok {
 			u, h := readUSB(o, dirs, ifDir)
 			u.SCSIVendor, u.SCSIModel = r.Device.Vendor, r.Device.Model
-			if u.Bridge != nil && u.Bridge.Kind == "usb-sata" && !o.noIoctl {
+			if u.Bridge != nil && u.Bridge.Kind == "usb-sata" && !o.NoIoctl {
 				id, err := ataIdentify(o, r.Device.Path)
 				if err == nil {
 					u.Drive = id
@@ -134,14 +134,14 @@ func describeDisk(o Options, r *Report, diskDir string) {
 			break
 		}
 		if ctrl, ok := nvmeController(dirs); ok {
-			n, hops := readNVMe(ctrl)
+			n, hops := readNVMe(o, ctrl)
 			r.NVMe, r.Device.Class = n, ClassNVMe
 			r.Device.Model, r.Device.SerialHash = n.Model, n.SerialHash
 			r.Link = append(r.Link, hops...)
 			break
 		}
 		if port, ok := findUp(dirs, reATAPort); ok {
-			s, h := readSATA(port, diskDir)
+			s, h := readSATA(o, port, diskDir)
 			r.SATA, r.Device.Class = s, ClassSATA
 			if r.Device.Vendor == "ATA" { // libata's INQUIRY vendor, not the drive's maker
 				r.Device.Vendor = ""

@@ -322,6 +322,10 @@ func TestProbeDeviceTargets(t *testing.T) {
 	if r.Partition != nil || r.Device == nil || r.Device.Class != ClassNVMe || r.Mount != nil {
 		t.Errorf("disk target: %+v", r)
 	}
+	r, err = Probe("sda1", fixture("pi4-flash-sector63")) // a bare kernel name
+	if err != nil || r.Partition == nil || r.Partition.Name != "sda1" {
+		t.Errorf("bare name: %+v, %v", r, err)
+	}
 	if _, err := Probe("/dev/sdz", fixture("x86-sata-nvme")); err == nil {
 		t.Error("a missing device must be an error")
 	}

@@ -32,7 +32,7 @@ func List(o Options) ([]ListEntry, error) {
 	}
 	mounts, _ := readMounts(o)
 	noIoctl := o
-	noIoctl.noIoctl = true
+	noIoctl.NoIoctl = true
 	var out []ListEntry
 	for _, e := range ents {
 		name := e.Name()

@@ -34,20 +34,20 @@ func nvmeController(dirs []string) (string, bool) {
 }
 
 // readNVMe describes an NVMe controller and the PCIe link of the PCI function behind it.
-func readNVMe(ctrlDir string) (*NVMe, []Hop) {
+func readNVMe(o Options, ctrlDir string) (*NVMe, []Hop) {
 	n := &NVMe{
 		Model:      readString(filepath.Join(ctrlDir, "model")),
 		Firmware:   readString(filepath.Join(ctrlDir, "firmware_rev")),
 		SerialHash: hashSerial(readString(filepath.Join(ctrlDir, "serial"))),
 		Address:    readString(filepath.Join(ctrlDir, "address")),
 	}
-	n.TempC = hwmonTemp(ctrlDir)
+	n.TempC = hwmonTemp(o, ctrlDir)
 	pciDir, err := filepath.EvalSymlinks(filepath.Join(ctrlDir, "device"))
 	if err != nil {
 		return n, nil
 	}
 	if n.TempC == nil {
-		n.TempC = hwmonTemp(pciDir) // kernels before 5.5 hung the hwmon on the PCI device
+		n.TempC = hwmonTemp(o, pciDir) // kernels before 5.5 hung the hwmon on the PCI device
 	}
 	l, ok := readPCIeLink(pciDir)
 	if !ok {

@@ -18,8 +18,9 @@ type Options struct {
 	Root string
 	// Timeout bounds each ioctl-based probe; zero means DefaultTimeout.
 	Timeout time.Duration
-
-	noIoctl bool // list: identification from files only
+	// NoIoctl limits identification to files: no command is sent to any drive (no ATA
+	// IDENTIFY through a USB bridge). List always works this way.
+	NoIoctl bool
 }
 
 // live reports whether Options reads the running system (so stat and ioctls make sense).

@@ -21,6 +21,10 @@ var errNoStat = errors.New("device numbers are not available on this system")
 // uses the device numbers stat(2) reports (bind mounts and symlinks then resolve to what the
 // kernel really uses); under a fixture root it matches names and mount points instead.
 func resolveTarget(o Options, target string, mounts []MountEntry) (resolved, error) {
+	// A bare kernel name ("sda1", "nvme0n1") that is not a file here means that block device.
+	if !strings.Contains(target, "/") && exists(o.path("/sys/class/block/"+target)) && (!o.live() || !exists(target)) {
+		target = "/dev/" + target
+	}
 	abs := target
 	if !filepath.IsAbs(abs) {
 		if !o.live() {
@@ -35,6 +39,16 @@ func resolveTarget(o Options, target string, mounts []MountEntry) (resolved, err
 	if o.live() {
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
+			// Containers often lack /dev nodes: a /dev/NAME that sysfs knows is still that device.
+			if name, ok := strings.CutPrefix(abs, "/dev/"); ok && !strings.Contains(name, "/") {
+				if d, err := blockDir(o, name); err == nil {
+					res.blockDir = d
+					if dev, ok := devnum(d); ok {
+						res.mount = mountOfDevice(mounts, dev)
+					}
+					return res, nil
+				}
+			}
 			return res, fmt.Errorf("%s: %w — give an existing directory, file or block device", target, err)
 		}
 		dev, isBlock, err := statTarget(real)

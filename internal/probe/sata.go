@@ -9,7 +9,7 @@ import (
 )
 
 // readSATA describes an ATA disk on port ataN (libata: ataN/linkN/ata_link/linkN/sata_spd).
-func readSATA(portDir, diskDir string) (*SATA, Hop) {
+func readSATA(o Options, portDir, diskDir string) (*SATA, Hop) {
 	port := filepath.Base(portDir)
 	num := strings.TrimPrefix(port, "ata")
 	s := &SATA{Port: port}
@@ -23,7 +23,7 @@ func readSATA(portDir, diskDir string) (*SATA, Hop) {
 	s.Model = readString(filepath.Join(diskDir, "device", "model"))
 	s.Firmware = readString(filepath.Join(diskDir, "device", "rev"))
 	s.Driver = linkBase(filepath.Join(filepath.Dir(portDir), "driver"))
-	s.TempC = hwmonTemp(filepath.Join(diskDir, "device")) // drivetemp, when loaded
+	s.TempC = hwmonTemp(o, filepath.Join(diskDir, "device")) // drivetemp, when loaded
 
 	h := Hop{Bus: "sata", Name: "link" + num, Driver: s.Driver}
 	if s.LinkGbps > 0 {

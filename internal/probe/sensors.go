@@ -8,12 +8,20 @@ import (
 	"strings"
 )
 
-// hwmonTemp reads temp1_input (millidegrees Celsius) of the first hwmon under dir.
-func hwmonTemp(dir string) *float64 {
+// hwmonTemp reads temp1_input (millidegrees Celsius) of the first hwmon under dir. The nvme and
+// drivetemp hwmons ask the drive (a log page, SCT status), so the read is bounded by the timeout.
+func hwmonTemp(o Options, dir string) *float64 {
 	matches, _ := filepath.Glob(filepath.Join(dir, "hwmon", "hwmon*", "temp1_input"))
 	more, _ := filepath.Glob(filepath.Join(dir, "hwmon*", "temp1_input"))
 	for _, m := range append(matches, more...) {
-		if v, ok := readInt(m); ok {
+		v, err := withTimeout(o.timeout(), func() (int64, error) {
+			v, ok := readInt(m)
+			if !ok {
+				return 0, os.ErrNotExist
+			}
+			return v, nil
+		})
+		if err == nil {
 			c := float64(v) / 1000
 			return &c
 		}

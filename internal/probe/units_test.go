@@ -212,3 +212,30 @@ func mustHexF(s string) []byte {
 	}
 	return b
 }
+
+// TestEMMCFromSysfs reads an eMMC card directory (Samsung eMMC CID from a public armbian log,
+// see sdreg's seeds): MMC CID layout, JEDEC manufacturer table, "mmc" bus, and the device
+// tree's supports-cqe property read as command queueing.
+func TestEMMCFromSysfs(t *testing.T) {
+	root := t.TempDir()
+	ctrl := filepath.Join(root, "sys/devices/platform/fe310000.mmc")
+	card := filepath.Join(ctrl, "mmc_host/mmc1/mmc1:0001")
+	os.MkdirAll(card, 0o755)
+	os.MkdirAll(filepath.Join(ctrl, "of_node"), 0o755)
+	os.WriteFile(filepath.Join(ctrl, "of_node", "supports-cqe"), nil, 0o644)
+	os.WriteFile(filepath.Join(card, "type"), []byte("MMC\n"), 0o644)
+	os.WriteFile(filepath.Join(card, "cid"), []byte("1501004d384731474303dc0db061506f\n"), 0o644)
+	sd, hop, _ := readMMC(Options{Root: root}, card)
+	if sd.Type != "MMC" || sd.ManfID != 0x15 || sd.Name != "M8G1GC" || sd.Manufacturer == "" {
+		t.Errorf("emmc = %+v", sd)
+	}
+	if hop.Bus != "mmc" || hop.Name != "mmc1" {
+		t.Errorf("hop = %+v", hop)
+	}
+	if sd.CommandQueue == nil || !*sd.CommandQueue {
+		t.Errorf("command queue = %v, want true from supports-cqe", sd.CommandQueue)
+	}
+	if sd.Suspect || sd.SpeedClass != nil {
+		t.Errorf("SD-only fields set on eMMC: %+v", sd)
+	}
+}

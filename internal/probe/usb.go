@@ -27,10 +27,12 @@ func readUSB(o Options, dirs []string, ifDir string) (*USB, Hop) {
 	u.Driver = linkBase(filepath.Join(ifDir, "driver"))
 	u.SpeedMbps = usbSpeedMbps(readString(filepath.Join(devDir, "speed")))
 	u.Version = readString(filepath.Join(devDir, "version"))
-	u.Manufacturer = readString(filepath.Join(devDir, "manufacturer"))
-	u.Product = readString(filepath.Join(devDir, "product"))
-	u.SerialHash = hashSerial(readString(filepath.Join(devDir, "serial")))
-	u.MaxSpeedMbps, u.MaxSpeedSource = usbDeviceMaxSpeed(devDir, u.Version)
+	// String descriptors and the BOS are read under the USB device lock, which a bridge stuck
+	// in error recovery can hold for minutes: read them under the probe timeout.
+	u.Manufacturer = readLocked(o, filepath.Join(devDir, "manufacturer"))
+	u.Product = readLocked(o, filepath.Join(devDir, "product"))
+	u.SerialHash = hashSerial(readLocked(o, filepath.Join(devDir, "serial")))
+	u.MaxSpeedMbps, u.MaxSpeedSource = usbDeviceMaxSpeed(o, devDir, u.Version)
 
 	if b, ok := linkdb.Bridge(vid, pid); ok {
 		u.Bridge = &Bridge{Vendor: b.Vendor, Chip: b.Chip, Kind: b.Kind, UAS: b.UAS, Note: b.Note}
@@ -79,6 +81,12 @@ func usbDetail(u *USB) string {
 	return strings.Join(parts, ", ")
 }
 
+// readLocked reads an attribute whose show function takes the USB device lock.
+func readLocked(o Options, p string) string {
+	s, _ := withTimeout(o.timeout(), func() (string, error) { return readString(p), nil })
+	return s
+}
+
 // usbSpeedName names a negotiated speed as the USB-IF does.
 func usbSpeedName(mbps int) string {
 	switch mbps {
@@ -99,8 +107,9 @@ func usbSpeedName(mbps int) string {
 // usbDeviceMaxSpeed is what the device can do, known from facts only: a SuperSpeed capability
 // in its BOS descriptor (sysfs bos_descriptors, Linux 6.9+) or a bcdUSB of 3.0 or more. A USB 3
 // device linked at high speed usually reports bcdUSB 2.10, so the BOS is the better witness.
-func usbDeviceMaxSpeed(devDir, version string) (int, string) {
-	if b, err := os.ReadFile(filepath.Join(devDir, "bos_descriptors")); err == nil {
+func usbDeviceMaxSpeed(o Options, devDir, version string) (int, string) {
+	b, err := withTimeout(o.timeout(), func() ([]byte, error) { return os.ReadFile(filepath.Join(devDir, "bos_descriptors")) })
+	if err == nil {
 		if v := bosMaxSpeedMbps(b); v > 0 {
 			return v, "bos"
 		}
