@@ -20,6 +20,9 @@ echo "== go test"
 # would make them compete for CPU.
 go test -count=1 -p 1 -timeout 40m ./...
 
+echo "== fuzz (short)"
+bash scripts/fuzz.sh
+
 echo "== cross builds and qemu-user smoke tests"
 bash scripts/cross-check.sh
 
