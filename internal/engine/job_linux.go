@@ -24,6 +24,9 @@ type run struct {
 	seed uint64
 	base time.Time // monotonic origin of every timestamp on the I/O path
 
+	// rawSyscalls lets psync goroutines keep their P through pread/pwrite (see pio).
+	rawSyscalls bool
+
 	phase     atomic.Int32
 	stop      atomic.Bool
 	hasBudget bool

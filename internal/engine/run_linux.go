@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -67,6 +68,13 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 	if s.IOBudgetBytes > 0 {
 		r.hasBudget = true
 		r.budget.Store(s.IOBudgetBytes)
+	}
+	if _, ok := be.(psync); ok && s.QD*s.Jobs <= maxRawWorkers {
+		// One P per psync goroutine, plus room for the sampler and the runtime.
+		prev := runtime.GOMAXPROCS(0)
+		runtime.GOMAXPROCS(max(prev, s.QD*s.Jobs+2))
+		defer runtime.GOMAXPROCS(prev)
+		r.rawSyscalls = true
 	}
 	jobs, err := newJobs(r, be)
 	if err != nil {
