@@ -81,6 +81,8 @@ type Test struct {
 	DurationS  float64   `json:"duration_s"`
 	Bytes      int64     `json:"bytes"`
 	CeilingPct *float64  `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
+	// CPUPct is the CPU iomark used per second of the test (100 = one core busy).
+	CPUPct float64 `json:"cpu_pct,omitempty"`
 	// Series is the per-interval throughput of the longest repetition.
 	Series []engine.Point `json:"series,omitempty"`
 	// Sustained holds the cliff analysis of the sustained profile.
