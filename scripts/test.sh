@@ -26,4 +26,4 @@ bash scripts/fuzz.sh
 echo "== cross builds and qemu-user smoke tests"
 bash scripts/cross-check.sh
 
-echo "== all tests passed"
+echo "== all tests passed in ${SECONDS}s"
