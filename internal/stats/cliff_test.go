@@ -45,6 +45,9 @@ func TestFindCliff(t *testing.T) {
 		// most different: means 84 (0..32) and 54 (33..59).
 		{"gradual decline", ramp(60, 100, -1), Cliff{true, 33, 84, 54, 100 * (1 - 54/84.0)},
 			0, 0, 0},
+		// The rate falls over three samples: the cliff is the first one under 0.8·Before.
+		{"drop over a few samples", concat(level(30, 400), []float64{300, 200}, level(30, 100)),
+			Cliff{true, 30, 400, 3500.0 / 32, 100 * (1 - 3500.0/32/400)}, 0, 0, 0},
 		{"late cliff, five samples", concat(level(40, 400), level(5, 100)),
 			Cliff{true, 40, 400, 100, 75}, 0, 0, 0},
 
