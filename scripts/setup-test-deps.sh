@@ -10,6 +10,9 @@ want qemu-aarch64-static qemu-user-static
 want losetup util-linux
 want mkfs.ext4 e2fsprogs
 want mkfs.vfat dosfstools
+want file file
+# initdb is not on PATH: look where Debian puts it. The store tests start their own server.
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup-test-deps: missing ${need[*]}; run as root (or: sudo apt-get install ${need[*]})" >&2

@@ -20,7 +20,10 @@ echo "== go test"
 # would make them compete for CPU.
 go test -count=1 -p 1 -timeout 40m ./...
 
+echo "== fuzz (short)"
+bash scripts/fuzz.sh
+
 echo "== cross builds and qemu-user smoke tests"
 bash scripts/cross-check.sh
 
-echo "== all tests passed"
+echo "== all tests passed in ${SECONDS}s"

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"runtime"
@@ -9,12 +8,7 @@ import (
 	"testing"
 )
 
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
+// runCLI is in info_test.go.
 
 func TestVersion(t *testing.T) {
 	code, out, _ := runCLI(t, "version")

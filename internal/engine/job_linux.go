@@ -14,6 +14,7 @@ import (
 const (
 	phaseRamp    int32 = 0
 	phaseMeasure int32 = 1
+	phaseDone    int32 = 2 // the window is closed: completions no longer count
 )
 
 // run is the state every job of one Run shares.
@@ -22,6 +23,9 @@ type run struct {
 	tgt  *target
 	seed uint64
 	base time.Time // monotonic origin of every timestamp on the I/O path
+
+	// rawSyscalls lets psync goroutines keep their P through pread/pwrite (see pio).
+	rawSyscalls bool
 
 	phase     atomic.Int32
 	stop      atomic.Bool

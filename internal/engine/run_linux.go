@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -67,6 +68,13 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 	if s.IOBudgetBytes > 0 {
 		r.hasBudget = true
 		r.budget.Store(s.IOBudgetBytes)
+	}
+	if _, ok := be.(psync); ok && s.QD*s.Jobs <= maxRawWorkers {
+		// One P per psync goroutine, plus room for the sampler and the runtime.
+		prev := runtime.GOMAXPROCS(0)
+		runtime.GOMAXPROCS(max(prev, s.QD*s.Jobs+2))
+		defer runtime.GOMAXPROCS(prev)
+		r.rawSyscalls = true
 	}
 	jobs, err := newJobs(r, be)
 	if err != nil {
@@ -185,13 +193,27 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	t0 := r.now()
 	r.phase.Store(phaseMeasure)
 
+	// The window ends when the runtime is up or a signal comes: I/O still in flight then is
+	// not counted (a throttled queue drains in bursts, which would skew the rate), as fio
+	// does. A byte-bound job instead ends when its last I/O completes, so it counts them all.
 	var series []Point
+	cut := true
 	if !interrupted {
-		series, interrupted = sample(ctx, r, jobs, t0)
+		series, interrupted, cut = sample(ctx, r, jobs, t0)
+	}
+	var t1 time.Duration
+	if cut {
+		r.phase.Store(phaseDone)
+		t1 = r.now()
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
 	}
 	stopAll()
 	if r.err != nil {
 		return nil, r.err
+	}
+	if !cut {
+		t1 = r.now()
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
 	}
 	var fsyncEnd time.Duration
 	if s.EndFsync && s.Pattern.Writes() && !interrupted {
@@ -200,9 +222,8 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 			return nil, ioError(r.tgt, true, 0, 0, err)
 		}
 		fsyncEnd = r.now() - f0
+		t1 += fsyncEnd
 	}
-	t1 := r.now()
-	_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
 
 	res := &Result{
 		Target: r.tgt.path, TargetKind: r.tgt.kind, Pattern: s.Pattern, BlockSize: s.BlockSize,
@@ -222,9 +243,10 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	return res, nil
 }
 
-// sample waits out the measured window, recording throughput once per interval, and reports
-// whether ctx ended it early.
-func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) ([]Point, bool) {
+// sample waits out the measured window, recording throughput once per interval. It reports
+// whether ctx ended the window (interrupted) and whether time or a signal did (cut), rather
+// than a worker (the byte budget spent, or an error).
+func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) (series []Point, interrupted, cut bool) {
 	s := r.spec
 	var deadline <-chan time.Time
 	if s.Runtime > 0 {
@@ -234,7 +256,7 @@ func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) ([]Point
 	}
 	ticker := time.NewTicker(s.SeriesInterval)
 	defer ticker.Stop()
-	series := make([]Point, 0, 128)
+	series = make([]Point, 0, 128)
 	lastT, lastIOs, lastBytes := t0, int64(0), int64(0)
 	point := func() {
 		now := r.now()
@@ -260,15 +282,15 @@ func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) ([]Point
 			point()
 		case <-deadline:
 			point()
-			return series, false
+			return series, false, true
 		case <-r.done:
 			if r.now()-lastT >= s.SeriesInterval/2 {
 				point()
 			}
-			return series, false
+			return series, false, false
 		case <-ctx.Done():
 			point()
-			return series, true
+			return series, true, true
 		}
 	}
 }

@@ -263,10 +263,14 @@ func checkFreeSpace(dir string, need int64) error {
 	if err := unix.Statfs(dir, &st); err != nil {
 		return fmt.Errorf("directory %s: %w", dir, err)
 	}
+	if st.Flags&unix.ST_RDONLY != 0 {
+		return fmt.Errorf("%s is on a read-only filesystem: pick a writable directory, or remount it read-write", dir)
+	}
 	avail := int64(st.Bavail) * int64(st.Bsize)
-	const margin = 64 << 20 // leave the filesystem some room of its own
+	// Leave the filesystem room of its own: 64 MiB, or 5% of a small filesystem.
+	margin := min(int64(64<<20), int64(st.Blocks)*int64(st.Bsize)/20)
 	if avail < need+margin {
-		return fmt.Errorf("%s has %s free; the test file needs %s plus 64m to spare — give a smaller --size", dir, human(avail), human(need))
+		return fmt.Errorf("%s has %s free; the test file needs %s plus %s to spare — give a smaller --size", dir, human(avail), human(need), human(margin))
 	}
 	return nil
 }

@@ -1,0 +1,24 @@
+package advice
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/iomark/iomark/internal/probe"
+)
+
+// sdIDSuspect: the card's identification registers look like a counterfeit's (manufacturer
+// and OEM ids that never go together, blank or patterned serials, impossible dates).
+func sdIDSuspect(r *probe.Report) []Finding {
+	s := r.SD
+	if s == nil || !s.Suspect {
+		return nil
+	}
+	return one(Finding{
+		ID:       "sd-id-suspect",
+		Severity: Warn,
+		Message:  fmt.Sprintf("the card's identity looks forged (manfid 0x%02x, oemid %q, name %q): it may be a counterfeit with less real capacity or speed", s.ManfID, s.OEMID, s.Name),
+		Fix:      "verify its real capacity with `iomark verify-capacity` (destroys its data) before trusting it with data; buy cards from the maker's authorised sellers",
+		Evidence: strings.Join(s.SuspectReasons, "; "),
+	})
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/iomark/iomark/internal/advice"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+)
+
+// newRecord starts the result record of a run from what the probe found.
+func newRecord(rep *probe.Report, profile, target, kind string, now time.Time) (*record.Run, error) {
+	id, err := record.NewID()
+	if err != nil {
+		return nil, err
+	}
+	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: now.UTC().Truncate(time.Millisecond),
+		ToolVersion: Version(), ToolCommit: Commit(), Profile: profile,
+		Target: record.Target{Path: target, Kind: kind}, Tests: []record.Test{}, Findings: []advice.Finding{}}
+	if rep != nil {
+		r.Host, r.Device, r.Link = rep.Board, rep.Device, rep.Link
+		r.USB, r.SD, r.NVMe, r.SATA = rep.USB, rep.SD, rep.NVMe, rep.SATA
+		r.Mount, r.Partition, r.Queue = rep.Mount, rep.Partition, rep.Queue
+		r.CeilingMBPerS, r.Ceiling = rep.CeilingMBPerS, rep.Ceiling
+		r.SettingsFingerprint = fingerprint(rep)
+	}
+	return r, nil
+}
+
+// fingerprint hashes the settings that change results without changing the drive, so only
+// runs made under the same settings are compared as like with like.
+func fingerprint(rep *probe.Report) string {
+	var parts []string
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	if b := rep.Board; b != nil {
+		add("governor", b.Governor)
+		add("kernel", b.Kernel)
+	}
+	if sd := rep.SD; sd != nil {
+		add("sd-timing", sd.Timing)
+		if sd.CommandQueue != nil {
+			add("sd-cqe", fmt.Sprint(*sd.CommandQueue))
+		}
+	}
+	if n := rep.NVMe; n != nil && n.PCIeGen > 0 {
+		add("pcie", fmt.Sprintf("gen%dx%d", n.PCIeGen, n.PCIeWidth))
+	}
+	if u := rep.USB; u != nil {
+		add("usb", fmt.Sprintf("%d/%s", u.SpeedMbps, u.Driver))
+	}
+	if m := rep.Mount; m != nil {
+		add("fs", m.FSType)
+		add("mount", m.Options)
+	}
+	if q := rep.Queue; q != nil {
+		add("scheduler", q.Scheduler)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\n")))
+	return hex.EncodeToString(sum[:8])
+}
+
+// runFacts gives the run-time rules what they judge.
+func runFacts(r *record.Run, cpus int) advice.RunFacts {
+	f := advice.RunFacts{CeilingMBPerS: r.CeilingMBPerS, CPUs: cpus}
+	if r.Ceiling != nil {
+		f.CeilingBasis = r.Ceiling.Basis
+	}
+	for _, t := range r.Tests {
+		tf := advice.TestFacts{Name: t.Name, MBPerS: t.MBPerS, CI95Pct: t.CI95Pct, Noisy: t.Noisy,
+			CPUPct: t.CPUPct, Threads: t.Jobs}
+		if t.Engine == "psync" {
+			tf.Threads = t.QD * t.Jobs
+		}
+		if s := t.Sustained; s != nil && s.CliffFound && s.ThermalSuspect {
+			tf.ThermalDrop, tf.DropPct, tf.CliffAtSeconds = true, s.DropPct, s.CliffAtS
+		}
+		f.Tests = append(f.Tests, tf)
+	}
+	for _, s := range r.Sensors {
+		if s.Throttled != "" {
+			f.Throttled = append(f.Throttled, s.Throttled)
+		}
+		for i := range f.Tests {
+			if s.DriveTempC != nil && s.Test == f.Tests[i].Name && *s.DriveTempC > f.Tests[i].MaxDriveTempC {
+				f.Tests[i].MaxDriveTempC = *s.DriveTempC
+			}
+		}
+	}
+	return f
+}

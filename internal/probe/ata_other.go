@@ -1,0 +1,5 @@
+//go:build !linux
+
+package probe
+
+func ataIdentify(Options, string) (*ATAIdentity, error) { return nil, errNotLive }

@@ -1,0 +1,132 @@
+package probe
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/iomark/iomark/internal/probe/pirev"
+)
+
+// ReadBoard describes the machine: model, Pi revision, sensors, governor, kernel and OS.
+func ReadBoard(o Options) *Board {
+	b := &Board{}
+	b.Model = readFirstExisting(o.path("/sys/firmware/devicetree/base/model"), o.path("/proc/device-tree/model"))
+	if b.Model == "" { // PCs: DMI
+		vendor := readString(o.path("/sys/class/dmi/id/sys_vendor"))
+		product := readString(o.path("/sys/class/dmi/id/product_name"))
+		b.Model = strings.TrimSpace(vendor + " " + product)
+	}
+	cpuinfo := readCPUInfo(o)
+	if code, ok := piRevision(o, cpuinfo); ok {
+		b.Revision = fmt.Sprintf("%x", code)
+		if strings.Contains(b.Model, "Raspberry Pi") || b.Model == "" {
+			if r, err := pirev.Decode(code); err == nil {
+				b.Pi = &PiInfo{Type: r.Type, BoardRevision: r.BoardRevision, MemoryMB: r.MemoryMB,
+					Manufacturer: r.Manufacturer, Processor: r.Processor}
+				if b.Model == "" {
+					b.Model = r.Model
+				}
+			}
+		}
+	}
+	b.SoCTempC = socTemp(o)
+	b.Throttled = readThrottle(o)
+	b.Governor = readString(o.path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"))
+	b.CPUFreqDriver = readString(o.path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver"))
+	b.Kernel = readString(o.path("/proc/sys/kernel/osrelease"))
+	b.OS = osRelease(o)
+	b.MemoryBytes = memTotal(o)
+	b.CPUs = countCPUs(o)
+	return b
+}
+
+// piRevision reads the revision code from the device tree (system/linux,revision, a big-endian
+// u32 the firmware fills), else from the "Revision" line Pi kernels add to /proc/cpuinfo.
+func piRevision(o Options, cpuinfo map[string]string) (uint32, bool) {
+	for _, p := range []string{"/sys/firmware/devicetree/base/system/linux,revision", "/proc/device-tree/system/linux,revision"} {
+		if b, err := os.ReadFile(o.path(p)); err == nil && len(b) == 4 {
+			return binary.BigEndian.Uint32(b), true
+		}
+	}
+	if s := cpuinfo["Revision"]; s != "" {
+		v, err := strconv.ParseUint(s, 16, 32)
+		if err == nil && v != 0 {
+			return uint32(v), true
+		}
+	}
+	return 0, false
+}
+
+// readCPUInfo returns the last value of each "key : value" line of /proc/cpuinfo.
+func readCPUInfo(o Options) map[string]string {
+	out := map[string]string{}
+	f, err := os.Open(o.path("/proc/cpuinfo"))
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok {
+			out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return out
+}
+
+// osRelease reads PRETTY_NAME from os-release (etc first, then usr/lib, as os-release(5) says).
+func osRelease(o Options) string {
+	for _, p := range []string{"/etc/os-release", "/usr/lib/os-release"} {
+		b, err := os.ReadFile(o.path(p))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
+				return strings.Trim(strings.TrimSpace(v), `"'`)
+			}
+		}
+	}
+	return ""
+}
+
+func memTotal(o Options) uint64 {
+	b, err := os.ReadFile(o.path("/proc/meminfo"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			f := strings.Fields(v)
+			if len(f) >= 1 {
+				kb, err := strconv.ParseUint(f[0], 10, 64)
+				if err == nil {
+					return kb * 1024
+				}
+			}
+		}
+	}
+	return 0
+}
+
+var reCPU = regexp.MustCompile(`^cpu[0-9]+$`)
+
+func countCPUs(o Options) int {
+	ents, err := os.ReadDir(o.path("/sys/devices/system/cpu"))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range ents {
+		if reCPU.MatchString(e.Name()) {
+			n++
+		}
+	}
+	return n
+}

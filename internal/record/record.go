@@ -1,0 +1,130 @@
+package record
+
+import (
+	"time"
+
+	"github.com/iomark/iomark/internal/advice"
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/probe"
+)
+
+// SchemaVersion is bumped on any change a reader of older records must know about.
+const SchemaVersion = 1
+
+// Run is one run of a profile on one target: what was measured, on what, and why.
+type Run struct {
+	SchemaVersion int       `json:"schema_version"`
+	ID            string    `json:"id"` // UUIDv7: unique, and sorts by creation time
+	CreatedAt     time.Time `json:"created_at"`
+	ToolVersion   string    `json:"tool_version"`
+	ToolCommit    string    `json:"tool_commit,omitempty"`
+	Profile       string    `json:"profile"`
+	// SettingsFingerprint hashes what changes results besides the drive (governor, SD command
+	// queueing, PCIe gen, mount options, scheduler), so like is compared with like.
+	SettingsFingerprint string  `json:"settings_fingerprint,omitempty"`
+	DurationS           float64 `json:"duration_s"`
+	BytesWritten        int64   `json:"bytes_written"`
+	Interrupted         bool    `json:"interrupted,omitempty"`
+
+	Target Target `json:"target"`
+	// As in `iomark info --json`; host is info's board.
+	Host          *probe.Board     `json:"host,omitempty"`
+	Device        *probe.Device    `json:"device,omitempty"`
+	Link          []probe.Hop      `json:"link,omitempty"`
+	USB           *probe.USB       `json:"usb,omitempty"`
+	SD            *probe.SD        `json:"sd,omitempty"`
+	NVMe          *probe.NVMe      `json:"nvme,omitempty"`
+	SATA          *probe.SATA      `json:"sata,omitempty"`
+	Mount         *probe.Mount     `json:"mount,omitempty"`
+	Partition     *probe.Partition `json:"partition,omitempty"`
+	Queue         *probe.Queue     `json:"queue,omitempty"`
+	CeilingMBPerS float64          `json:"ceiling_mb_per_s,omitempty"`
+	Ceiling       *probe.Ceiling   `json:"ceiling,omitempty"`
+
+	Tests    []Test           `json:"tests"`
+	Scores   Scores           `json:"scores"`
+	Findings []advice.Finding `json:"findings"`
+	Sensors  []SensorSample   `json:"sensors,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
+}
+
+// Target is what the user pointed iomark at.
+type Target struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"` // dir, file or block
+}
+
+// Test is one figure of a profile, e.g. rand-read-4k-qd32. Names are stable across versions
+// and listed in docs/methodology.md.
+type Test struct {
+	Name   string `json:"name"`
+	Op     string `json:"op"` // read, write, randread, randwrite, randrw, or a peer-style op (e.g. dd-write)
+	BS     int    `json:"bs"` // bytes
+	QD     int    `json:"qd"`
+	Jobs   int    `json:"jobs"`
+	Engine string `json:"engine,omitempty"`
+	Direct bool   `json:"direct"`
+
+	// The reported figure is the median of Runs repetitions.
+	IOPS    float64 `json:"iops"`
+	MBPerS  float64 `json:"mb_per_s"` // 10^6 bytes/s
+	MiBPerS float64 `json:"mib_per_s"`
+	// Primary names the figure the test is about: "iops" or "mb_per_s".
+	Primary string  `json:"primary"`
+	LatUS   Latency `json:"lat_us"`
+	// CI95Pct is the half-width of the 95% confidence interval of the median, in percent
+	// of it; 0 with a single run.
+	CI95Pct    float64   `json:"ci95_pct"`
+	Runs       int       `json:"runs"`
+	RunValues  []float64 `json:"run_values,omitempty"` // the primary figure of each repetition
+	Noisy      bool      `json:"noisy,omitempty"`
+	DurationS  float64   `json:"duration_s"`
+	Bytes      int64     `json:"bytes"`
+	CeilingPct *float64  `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
+	// CPUPct is the CPU iomark used per second of the test (100 = one core busy).
+	CPUPct float64 `json:"cpu_pct,omitempty"`
+	// Series is the per-interval throughput of the longest repetition.
+	Series []engine.Point `json:"series,omitempty"`
+	// Sustained holds the cliff analysis of the sustained profile.
+	Sustained *Sustained `json:"sustained,omitempty"`
+}
+
+// Latency is the completion latency summary in microseconds.
+type Latency struct {
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90,omitempty"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999,omitempty"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean,omitempty"`
+}
+
+// Sustained describes a long write: where its rate fell (an SLC cache filling, or heat) and
+// what it settled at.
+type Sustained struct {
+	CliffFound     bool    `json:"cliff_found"`
+	CliffAtBytes   int64   `json:"cliff_at_bytes,omitempty"`
+	CliffAtS       float64 `json:"cliff_at_s,omitempty"`
+	BeforeMBPerS   float64 `json:"before_mb_per_s,omitempty"`
+	AfterMBPerS    float64 `json:"after_mb_per_s,omitempty"`
+	DropPct        float64 `json:"drop_pct,omitempty"`
+	SteadyState    bool    `json:"steady_state"`
+	SteadyMBPerS   float64 `json:"steady_mb_per_s,omitempty"`
+	ThermalSuspect bool    `json:"thermal_suspect,omitempty"` // the drop came with rising drive temperature
+	WrittenBytes   int64   `json:"written_bytes"`
+}
+
+// Scores are single-number summaries. Absent means not computed for this profile.
+type Scores struct {
+	Iomark       *float64 `json:"iomark,omitempty"`
+	Pibenchmarks *int     `json:"pibenchmarks,omitempty"` // the pibenchmarks profile, as Storage.sh computes it
+}
+
+// SensorSample is one reading taken during the run.
+type SensorSample struct {
+	TS         float64  `json:"t_s"` // seconds since the run began
+	Test       string   `json:"test,omitempty"`
+	SoCTempC   *float64 `json:"soc_temp_c,omitempty"`
+	DriveTempC *float64 `json:"drive_temp_c,omitempty"`
+	Throttled  string   `json:"throttled,omitempty"` // firmware get_throttled word, hex
+}

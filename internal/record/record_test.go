@@ -1,0 +1,84 @@
+package record
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/store"
+)
+
+func sampleRun(t *testing.T) *Run {
+	id, err := NewID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pib := 8905
+	return &Run{SchemaVersion: SchemaVersion, ID: id, CreatedAt: time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),
+		ToolVersion: "test", Profile: "quick",
+		Host:   &probe.Board{Model: "Raspberry Pi 4 Model B Rev 1.4", Revision: "c03114"},
+		Device: &probe.Device{Name: "mmcblk0", Class: probe.ClassMicroSD, Vendor: "SanDisk", Model: "SN64G", CapacityBytes: 63864569856},
+		SD:     &probe.SD{ManfID: 3, OEMID: "SD", Name: "SN64G"},
+		Link:   []probe.Hop{{Bus: "sd", SpeedMbps: 400}},
+		Tests: []Test{{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, IOPS: 2600, MBPerS: 10.65,
+			Primary: "iops", LatUS: Latency{P50: 380, P99: 900, Max: 2000}, CI95Pct: 1.2, Runs: 3}},
+		Scores: Scores{Pibenchmarks: &pib}}
+}
+
+func TestDeviceKey(t *testing.T) {
+	r := sampleRun(t)
+	if got := r.DeviceKey(); got != "sd:03:sd:sn64g" {
+		t.Errorf("SD key = %q", got)
+	}
+	r.SD = nil
+	r.USB = &probe.USB{VID: "174c", PID: "55aa", SCSIModel: "ASM1153E", Drive: &probe.ATAIdentity{Model: "Samsung SSD 870 EVO 500GB"}}
+	if got := r.DeviceKey(); got != "usb:174c:55aa:samsung ssd 870 evo 500gb" {
+		t.Errorf("USB key = %q: want the drive behind the bridge", got)
+	}
+	r.USB, r.Device = nil, nil
+	if got := r.DeviceKey(); got != "" {
+		t.Errorf("key of a run that says nothing = %q, want empty", got)
+	}
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	r := sampleRun(t)
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	row, tests, err := r.StoreRow(store.SourceLocal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.DeviceClass != "microsd" || row.LinkBus != "sd" || *row.ScorePibenchmarks != 8905 || len(tests) != 1 || tests[0].CI95Pct == nil {
+		t.Fatalf("row %+v tests %+v", row, tests)
+	}
+	if err := st.SaveRun(context.Background(), row, tests); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := st.GetRun(context.Background(), r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(got.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.ID != r.ID || back.TestByName("rand-read-4k-qd1").IOPS != 2600 || back.SD.Name != "SN64G" {
+		t.Errorf("record did not survive the store: %+v", back)
+	}
+}
+
+func TestDecodeRefusesNewerSchema(t *testing.T) {
+	if _, err := Decode([]byte(`{"schema_version": 99}`)); err == nil || !strings.Contains(err.Error(), "upgrade") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := Decode([]byte(`[1]`)); err == nil {
+		t.Error("an array decoded as a record")
+	}
+}

@@ -1,0 +1,58 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+// StoreRow maps a record to the store's indexed columns and per-test rows, with the full
+// record as JSON. source is store.SourceLocal, SourceSubmitted or SourcePublished.
+func (r *Run) StoreRow(source string) (store.Run, []store.Test, error) {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return store.Run{}, nil, fmt.Errorf("encoding run %s: %w", r.ID, err)
+	}
+	row := store.Run{ID: r.ID, CreatedAt: r.CreatedAt, ToolVersion: r.ToolVersion, Profile: r.Profile,
+		DeviceKey: r.DeviceKey(), Source: source, Record: raw}
+	if r.Host != nil {
+		row.Board, row.BoardRevision = r.Host.Model, r.Host.Revision
+	}
+	if r.Device != nil {
+		row.DeviceClass, row.Vendor, row.Model = r.Device.Class, r.Device.Vendor, r.Device.Model
+		row.CapacityBytes = int64(r.Device.CapacityBytes)
+	}
+	if len(r.Link) > 0 {
+		// The hop next to the device is what the drive is attached by.
+		row.LinkBus, row.LinkSpeedMbps = r.Link[0].Bus, r.Link[0].SpeedMbps
+	}
+	row.ScoreIomark = r.Scores.Iomark
+	if r.Scores.Pibenchmarks != nil {
+		v := float64(*r.Scores.Pibenchmarks)
+		row.ScorePibenchmarks = &v
+	}
+	tests := make([]store.Test, 0, len(r.Tests))
+	for _, t := range r.Tests {
+		st := store.Test{RunID: r.ID, Name: t.Name, Op: t.Op, BS: t.BS, QD: t.QD, Jobs: t.Jobs,
+			IOPS: t.IOPS, MBPerS: t.MBPerS, LatP50US: t.LatUS.P50, LatP99US: t.LatUS.P99, LatMaxUS: t.LatUS.Max}
+		if t.Runs > 1 {
+			ci := t.CI95Pct
+			st.CI95Pct = &ci
+		}
+		tests = append(tests, st)
+	}
+	return row, tests, nil
+}
+
+// Decode reads a record from JSON, refusing a newer schema than this iomark knows.
+func Decode(data []byte) (*Run, error) {
+	var r Run
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("not a result record: %w", err)
+	}
+	if r.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("result record schema %d is newer than this iomark knows (%d): upgrade iomark", r.SchemaVersion, SchemaVersion)
+	}
+	return &r, nil
+}

@@ -1,0 +1,22 @@
+// Package store owns iomark's results database: one schema for SQLite (the default, a local
+// file, pure Go through modernc.org/sqlite) and PostgreSQL (by URL, through pgx's database/sql
+// driver), its migrations, and saving, fetching, listing and searching runs.
+//
+// A run is kept twice: whole, as the versioned result record JSON exactly as the caller gave it
+// (the source of truth; exports and the server's raw download read it back byte for byte), and
+// as a few columns the caller extracts from it (board, device, link, scores, one row per test)
+// so that lists, filters and rankings need not parse JSON. The store does not interpret the
+// record beyond checking it is a JSON object: it must not know the record's schema, probe
+// devices, run benchmarks or render anything. Every statement is parameterised.
+//
+// Migrations are goose SQL files embedded from migrations/. A file named NNNNN_name.sql runs on
+// both databases; where the SQL must differ (text search: an FTS5 table in SQLite, a generated
+// tsvector column with a GIN index in PostgreSQL) the same version exists twice, as
+// NNNNN_name.sqlite.sql and NNNNN_name.postgres.sql, and each database is given only its own
+// file (the other is excluded by name). Versions are shared, so both databases always sit at
+// the same schema version.
+//
+// SQLite runs in WAL mode with synchronous=FULL, a busy timeout, foreign keys on and write
+// transactions begun IMMEDIATE, so a committed run survives kill -9 and power loss and two
+// writers wait for each other instead of failing.
+package store

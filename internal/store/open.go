@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// dialect is the database behind a Store.
+type dialect int
+
+const (
+	sqliteDialect dialect = iota
+	postgresDialect
+)
+
+func (d dialect) String() string {
+	if d == postgresDialect {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// Store is an open results database. It is safe for concurrent use.
+type Store struct {
+	db      *sql.DB
+	dialect dialect
+	where   string // the database as a user would name it, for messages (no password)
+}
+
+// Open opens (creating if needed) and migrates the results database dsn names:
+//   - "postgres://…" or "postgresql://…": a PostgreSQL database (pgx URL syntax);
+//   - "sqlite:PATH" or a bare PATH: a SQLite file, created if missing (its directory must exist;
+//     DefaultPath makes the default one).
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	d, target, err := parseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	var s *Store
+	switch d {
+	case postgresDialect:
+		s, err = openPostgres(ctx, target)
+	default:
+		s, err = openSQLite(ctx, target)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	return s.db.Close()
+}
+
+// parseDSN tells the back end and its target (a file path, or the PostgreSQL URL as given).
+func parseDSN(dsn string) (dialect, string, error) {
+	switch {
+	case dsn == "":
+		return 0, "", fmt.Errorf("store: no database named: give sqlite:PATH, a file path or a postgres:// URL")
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return postgresDialect, dsn, nil
+	case strings.HasPrefix(dsn, "sqlite://"):
+		return 0, "", fmt.Errorf("store: %q: write sqlite:PATH (one colon, no slashes before a relative path), e.g. sqlite:/var/lib/iomark/results.db", dsn)
+	case strings.HasPrefix(dsn, "sqlite:"):
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if path == "" {
+			return 0, "", fmt.Errorf("store: %q names no file: write sqlite:PATH", dsn)
+		}
+		return sqliteDialect, path, nil
+	case strings.Contains(dsn, "://"):
+		scheme, _, _ := strings.Cut(dsn, "://")
+		return 0, "", fmt.Errorf("store: unsupported database %q: iomark stores results in SQLite (sqlite:PATH) or PostgreSQL (postgres://…)", scheme+"://")
+	default:
+		return sqliteDialect, dsn, nil
+	}
+}
+
+// DefaultPath returns where iomark keeps its results database by default,
+// $XDG_DATA_HOME/iomark/results.db or ~/.local/share/iomark/results.db, and creates its
+// directory (mode 0700: the database names the user's hardware) if missing.
+func DefaultPath() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	// The XDG base directory spec says a relative path here is invalid and must be ignored.
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("store: no home directory for the results database (%v); set XDG_DATA_HOME or pass a database path", err)
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	dir := filepath.Join(base, "iomark")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("store: creating %s for the results database: %w; set XDG_DATA_HOME or pass a database path", dir, err)
+	}
+	return filepath.Join(dir, "results.db"), nil
+}
+
+// wrapErr names the operation and the database in an error.
+func (s *Store) wrapErr(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("store: %s %s: %w", what, s.where, err)
+}

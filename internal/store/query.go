@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// runColumns are read in the order scanRun expects; record is appended when wanted.
+const runColumns = `id, created_at_us, tool_version, profile, board, board_revision, device_class,
+    vendor, model, capacity_bytes, link_bus, link_speed_mbps, device_key, score_iomark,
+    score_pibenchmarks, source`
+
+// GetRun returns a run with its record and its tests in their saved order, or an error
+// wrapping ErrNotFound.
+func (s *Store) GetRun(ctx context.Context, id string) (Run, []Test, error) {
+	if checkID(id) != nil {
+		// No run can have that id; asking PostgreSQL would fail on invalid UTF-8 instead.
+		return Run{}, nil, fmt.Errorf("store: run %q: %w", id, ErrNotFound)
+	}
+	row := s.db.QueryRowContext(ctx, `SELECT `+runColumns+`, record FROM runs WHERE id = $1`, id)
+	run, err := scanRun(row, true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, nil, fmt.Errorf("store: run %q: %w; `iomark history` lists the stored runs", id, ErrNotFound)
+	}
+	if err != nil {
+		return Run{}, nil, s.wrapErr("reading run "+id+" from", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT name, op, bs_bytes, qd, jobs, iops, mb_per_s,
+    lat_p50_us, lat_p99_us, lat_max_us, ci95_pct FROM tests WHERE run_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		return Run{}, nil, s.wrapErr("reading the tests of run "+id+" from", err)
+	}
+	defer rows.Close()
+	var tests []Test
+	for rows.Next() {
+		t := Test{RunID: id}
+		var ci sql.NullFloat64
+		if err := rows.Scan(&t.Name, &t.Op, &t.BS, &t.QD, &t.Jobs, &t.IOPS, &t.MBPerS,
+			&t.LatP50US, &t.LatP99US, &t.LatMaxUS, &ci); err != nil {
+			return Run{}, nil, s.wrapErr("reading the tests of run "+id+" from", err)
+		}
+		t.CI95Pct = floatPtr(ci)
+		tests = append(tests, t)
+	}
+	if err := rows.Err(); err != nil {
+		return Run{}, nil, s.wrapErr("reading the tests of run "+id+" from", err)
+	}
+	return run, tests, nil
+}
+
+// ListRuns returns the runs f selects, newest first (ties by id, descending). Record is left nil
+// unless f.WithRecord.
+func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, error) {
+	limit := f.Limit
+	switch {
+	case limit < 0 || f.Offset < 0:
+		return nil, fmt.Errorf("store: listing runs: %w: negative limit or offset", ErrInvalid)
+	case limit == 0:
+		limit = DefaultLimit
+	case limit > MaxLimit:
+		return nil, fmt.Errorf("store: listing runs: %w: limit %d is above the maximum %d; page with Offset", ErrInvalid, limit, MaxLimit)
+	}
+
+	var (
+		where []string
+		args  []any
+	)
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	for _, eq := range []struct{ col, val string }{
+		{"device_key", f.DeviceKey},
+		{"board", f.Board},
+		{"device_class", f.DeviceClass},
+		{"source", f.Source},
+	} {
+		if err := checkText(eq.col, eq.val); err != nil {
+			return nil, fmt.Errorf("store: listing runs: %w", err)
+		}
+		if eq.val != "" {
+			where = append(where, eq.col+" = "+arg(eq.val))
+		}
+	}
+	if strings.TrimSpace(f.Text) != "" {
+		terms := searchTerms(f.Text)
+		if len(terms) == 0 {
+			return nil, nil // only punctuation: nothing can match
+		}
+		where = append(where, s.searchCondition(arg(s.searchQuery(terms))))
+	}
+
+	cols := runColumns
+	if f.WithRecord {
+		cols += ", record"
+	}
+	q := `SELECT ` + cols + ` FROM runs`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	q += ` ORDER BY created_at_us DESC, id DESC LIMIT ` + arg(limit) + ` OFFSET ` + arg(f.Offset)
+
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, s.wrapErr("listing runs in", err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		run, err := scanRun(rows, f.WithRecord)
+		if err != nil {
+			return nil, s.wrapErr("listing runs in", err)
+		}
+		out = append(out, run)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrapErr("listing runs in", err)
+	}
+	return out, nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanRun(sc scanner, withRecord bool) (Run, error) {
+	var (
+		r            Run
+		createdUS    int64
+		iomark, pibm sql.NullFloat64
+		record       string
+	)
+	dest := []any{&r.ID, &createdUS, &r.ToolVersion, &r.Profile, &r.Board, &r.BoardRevision,
+		&r.DeviceClass, &r.Vendor, &r.Model, &r.CapacityBytes, &r.LinkBus, &r.LinkSpeedMbps,
+		&r.DeviceKey, &iomark, &pibm, &r.Source}
+	if withRecord {
+		dest = append(dest, &record)
+	}
+	if err := sc.Scan(dest...); err != nil {
+		return Run{}, err
+	}
+	r.CreatedAt = fromMicros(createdUS)
+	r.ScoreIomark = floatPtr(iomark)
+	r.ScorePibenchmarks = floatPtr(pibm)
+	if withRecord {
+		r.Record = json.RawMessage(record)
+	}
+	return r, nil
+}

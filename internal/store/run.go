@@ -1,0 +1,95 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Sources of a run.
+const (
+	SourceLocal     = "local"     // measured on this machine (iomark run)
+	SourceSubmitted = "submitted" // uploaded to a server
+	SourcePublished = "published" // a reference result from internal/refdata
+)
+
+// Run is one stored run: the result record as given, plus the columns lists and filters need,
+// which the caller extracts from that record.
+type Run struct {
+	ID                string
+	CreatedAt         time.Time // stored in UTC to the microsecond
+	ToolVersion       string
+	Profile           string
+	Board             string
+	BoardRevision     string
+	DeviceClass       string
+	Vendor            string
+	Model             string
+	CapacityBytes     int64
+	LinkBus           string
+	LinkSpeedMbps     int
+	DeviceKey         string   // stable identity key, e.g. sd:manfid:oemid:name or usb:vid:pid:model
+	ScoreIomark       *float64 // nil when the profile has no such score
+	ScorePibenchmarks *float64
+	Source            string          // SourceLocal, SourceSubmitted or SourcePublished
+	Record            json.RawMessage // the versioned result record JSON object, byte for byte
+}
+
+// Test is one figure of a run, in the order of the record's tests array.
+type Test struct {
+	RunID    string // empty or the run's ID when saving; always set when read back
+	Name     string // stable test name, e.g. rand-read-4k-qd32
+	Op       string
+	BS       int // block size, bytes
+	QD       int
+	Jobs     int
+	IOPS     float64
+	MBPerS   float64 // 10^6 bytes per second
+	LatP50US float64
+	LatP99US float64
+	LatMaxUS float64
+	CI95Pct  *float64 // half-width of the 95% confidence interval, % of the median; nil if not computed
+}
+
+// Filter selects runs for ListRuns. Empty fields select everything.
+type Filter struct {
+	Limit       int // 0 means DefaultLimit; at most MaxLimit
+	Offset      int
+	DeviceKey   string // exact match
+	Board       string // exact match
+	DeviceClass string // exact match
+	Source      string // exact match
+	Text        string // brand/model search: every word must start a word of the vendor or model
+	WithRecord  bool   // fill Run.Record too (GetRun always does); lists rarely need it
+}
+
+// Page sizes of ListRuns.
+const (
+	DefaultLimit = 100
+	MaxLimit     = 1000
+)
+
+var (
+	// ErrNotFound: no run has that id.
+	ErrNotFound = errors.New("run not found")
+	// ErrDuplicate: the run is already stored with the same record; nothing was written. A
+	// server answers with the stored run's permalink. The error is a *DuplicateError.
+	ErrDuplicate = errors.New("run already stored")
+	// ErrConflict: another record is already stored under that id; nothing was written.
+	ErrConflict = errors.New("a different run is already stored under this id")
+	// ErrInvalid: the run, a test or a filter breaks a rule the store enforces.
+	ErrInvalid = errors.New("invalid input")
+)
+
+// DuplicateError is returned by SaveRun for a run stored before with the same record.
+// errors.Is(err, ErrDuplicate) holds.
+type DuplicateError struct {
+	ID        string
+	CreatedAt time.Time // of the stored run
+	Source    string    // of the stored run
+}
+
+func (e *DuplicateError) Error() string { return "store: run " + e.ID + " is already stored" }
+
+// Is makes errors.Is(err, ErrDuplicate) true.
+func (e *DuplicateError) Is(target error) bool { return target == ErrDuplicate }

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Text search matches brand and model by word prefix, the same way on both databases. iomark
+// itself cuts vendor and model into lower-case words of letters and digits (runs.search_text),
+// so neither SQLite's tokenizer nor PostgreSQL's locale decides what a word is; the query is cut
+// the same way, and a run matches when every query word starts a word of its vendor or model:
+// "sams evo 32" finds "Samsung" "Evo Plus 32GB", "evo+" finds "EVO Plus". Accents are kept
+// ("cafe" does not find "Café"). Punctuation never reaches the search syntax, so user text
+// cannot inject FTS5 or tsquery operators.
+
+// Bounds on a search, so a hostile query cannot make the database work hard.
+const (
+	maxSearchTerms    = 8
+	maxSearchTermRune = 64
+)
+
+// words cuts text into lower-case runs of letters and digits.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	})
+}
+
+// searchText is what runs.search_text holds for a run.
+func searchText(vendor, model string) string {
+	return strings.Join(words(vendor+" "+model), " ")
+}
+
+// searchTerms are the words of a query, bounded in number and length.
+func searchTerms(text string) []string {
+	var out []string
+	for _, w := range words(text) {
+		if len(out) == maxSearchTerms {
+			break
+		}
+		if r := []rune(w); len(r) > maxSearchTermRune {
+			w = string(r[:maxSearchTermRune])
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// searchQuery builds the back end's query text from terms that hold only letters and digits.
+func (s *Store) searchQuery(terms []string) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		if s.dialect == postgresDialect {
+			parts[i] = t + ":*"
+		} else {
+			parts[i] = `"` + t + `"*`
+		}
+	}
+	if s.dialect == postgresDialect {
+		return strings.Join(parts, " & ")
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// searchCondition is the WHERE clause matching the query bound to placeholder p.
+func (s *Store) searchCondition(p string) string {
+	if s.dialect == postgresDialect {
+		return "search @@ to_tsquery('simple', " + p + ")"
+	}
+	return "id IN (SELECT run_id FROM runs_search WHERE runs_search MATCH " + p + ")"
+}

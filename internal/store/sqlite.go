@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+)
+
+// sqliteBusyTimeoutMS is how long a writer waits for another (a second iomark, or the server's
+// other connections) before giving up.
+const sqliteBusyTimeoutMS = 10000
+
+func openSQLite(ctx context.Context, path string) (*Store, error) {
+	if path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("store: %q: give the path of a database file (in-memory and URI databases are not supported)", path)
+	}
+	if strings.ContainsAny(path, "?#") {
+		// The driver reads everything after '?' as its own parameters.
+		return nil, fmt.Errorf("store: %q: a database path must not contain '?' or '#'; rename the file or its directory", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: %q: %w", path, err)
+	}
+	dir := filepath.Dir(abs)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("store: cannot create the results database %s: directory %s does not exist; create it, or leave the database unset to use the default", abs, dir)
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(sqliteBusyTimeoutMS))
+	q.Set("_foreign_keys", "1")
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "FULL") // a committed run survives power loss, not only a crash
+	q.Set("_txlock", "immediate") // writers queue on the busy timeout instead of deadlocking
+	db, err := sql.Open("sqlite", abs+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: opening %s: %w", abs, err)
+	}
+	s := &Store{db: db, dialect: sqliteDialect, where: abs}
+	if err := s.checkSQLite(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkSQLite reads the file once so that a file that is not a database fails here, with a
+// message that says so, and confirms the connection settings took effect.
+func (s *Store) checkSQLite(ctx context.Context) error {
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return fmt.Errorf("store: opening %s: %w; is it an iomark results database?", s.where, err)
+	}
+	var fk int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
+		return s.wrapErr("opening", err)
+	}
+	if fk != 1 {
+		return fmt.Errorf("store: opening %s: foreign keys are off", s.where)
+	}
+	// WAL needs shared memory that some network and FUSE filesystems lack; SQLite then keeps
+	// its rollback journal, which is just as safe, only slower with concurrent readers.
+	return nil
+}
