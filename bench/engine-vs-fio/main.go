@@ -139,14 +139,14 @@ func run(ctx context.Context, o options) error {
 					}
 					s, err := iomark.run(ctx, drive.Dev, w, o)
 					if err != nil {
-						return err
+						return interrupted(ctx, err)
 					}
 					results[i].iomark = append(results[i].iomark, s)
 					logf("pair %d/%d %-26s iomark %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
 				} else {
 					s, err := runFio(ctx, drive.Dev, w, o)
 					if err != nil {
-						return err
+						return interrupted(ctx, err)
 					}
 					results[i].fio = append(results[i].fio, s)
 					logf("pair %d/%d %-26s fio    %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
@@ -163,6 +163,15 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	return nil
+}
+
+// interrupted says so when a run failed because the bench was being stopped; nothing is
+// printed for an unfinished table.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted; the device is taken down and no table is printed")
+	}
+	return err
 }
 
 func logf(format string, args ...any) {
