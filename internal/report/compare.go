@@ -80,6 +80,9 @@ type Comparison struct {
 	Published      []PublishedFigure
 	// SourceNotes are unit caveats of the sources used (SOURCES.md).
 	SourceNotes []string
+	// EarlierUnlike notes earlier runs made on another board or with other settings: they are
+	// ranked with the rest, and the reader should know.
+	EarlierUnlike []string
 	// EarlierWhy and PublishedWhy explain an empty side ("no earlier runs of this drive", …).
 	EarlierWhy   string
 	PublishedWhy string
@@ -100,6 +103,16 @@ func BuildComparison(run *record.Run, earlier []*record.Run, published []refdata
 	slices.SortStableFunc(same, func(a, b *record.Run) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	for _, e := range same {
 		c.EarlierIDs = append(c.EarlierIDs, e.ID)
+		var diffs []string
+		if b, eb := boardModel(run), boardModel(e); b != eb {
+			diffs = append(diffs, fmt.Sprintf("board %s", orNone(eb)))
+		}
+		if run.SettingsFingerprint != "" && e.SettingsFingerprint != "" && run.SettingsFingerprint != e.SettingsFingerprint {
+			diffs = append(diffs, "other settings (governor, SD command queueing, PCIe gen, mount or scheduler)")
+		}
+		if len(diffs) > 0 {
+			c.EarlierUnlike = append(c.EarlierUnlike, fmt.Sprintf("%s (%s): %s", e.ID, e.CreatedAt.UTC().Format("2006-01-02"), strings.Join(diffs, ", ")))
+		}
 	}
 	switch {
 	case c.DeviceKey == "":
@@ -219,6 +232,9 @@ func writeComparison(w io.Writer, run *record.Run, c Comparison, opts CompareOpt
 	if c.EarlierWhy != "" {
 		b.WriteString("  " + c.EarlierWhy + "\n")
 	}
+	for _, u := range c.EarlierUnlike {
+		b.WriteString("  unlike this run: " + u + "\n")
+	}
 	if len(c.Earlier) > 0 {
 		var rows [][]string
 		for _, e := range c.Earlier {
@@ -259,6 +275,13 @@ func writeComparison(w io.Writer, run *record.Run, c Comparison, opts CompareOpt
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func boardModel(r *record.Run) string {
+	if r.Host == nil {
+		return ""
+	}
+	return r.Host.Model
 }
 
 func orNone(s string) string {

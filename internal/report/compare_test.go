@@ -131,3 +131,22 @@ func TestCompareGolden(t *testing.T) {
 	}
 	golden(t, "quick.compare.golden", buf.Bytes())
 }
+
+func TestCompareNotesUnlikeEarlierRuns(t *testing.T) {
+	earlier := earlierRuns()
+	earlier[0].Host.Model = "Raspberry Pi 5 Model B Rev 1.0"
+	var buf bytes.Buffer
+	if err := Compare(&buf, sampleRun(), earlier, nil, CompareOptions{Markdown: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "unlike this run: 019a0000-0000-7000-8000-00000000000b (2026-11-01): board Raspberry Pi 5 Model B Rev 1.0") {
+		t.Errorf("earlier run on another board not pointed out:\n%s", out)
+	}
+	if !strings.Contains(out, "| test | this run | rank | ratio |\n|---|---|---|---|\n") {
+		t.Errorf("Markdown option did not give a Markdown table:\n%s", out)
+	}
+	if !strings.Contains(out, "no published results for Raspberry Pi 4, microsd") {
+		t.Errorf("empty published side not explained:\n%s", out)
+	}
+}

@@ -161,3 +161,37 @@ func TestSBCReviewsTable(t *testing.T) {
 		t.Error("an sbc-reviews run's Markdown report lacks the reviewers' table")
 	}
 }
+
+// A record that says almost nothing (an old or interrupted run) must still export everywhere.
+func TestExportSparseRecord(t *testing.T) {
+	sparse := &record.Run{ID: "x", Profile: "quick", Interrupted: true,
+		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, MBPerS: 12.5, Runs: 1}}}
+	for _, f := range Formats() {
+		e, _ := ByName(f)
+		var buf bytes.Buffer
+		if err := e.Export(&buf, []*record.Run{sparse}, Options{Published: published(t)}); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if buf.Len() == 0 {
+			t.Errorf("%s: empty output", f)
+		}
+	}
+	var buf bytes.Buffer
+	if err := Terminal(&buf, sparse, TermOptions{}); err != nil || !strings.Contains(buf.String(), "link:    not identified") {
+		t.Errorf("terminal: %v\n%s", err, buf.String())
+	}
+	if err := Compare(&buf, sparse, []*record.Run{sparse}, published(t), CompareOptions{}); err != nil {
+		t.Errorf("compare: %v", err)
+	}
+}
+
+func TestCSVSeveralRuns(t *testing.T) {
+	out := export(t, "csv", []*record.Run{sampleRun(), sampleSustainedRun()}, Options{})
+	rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+6+1 || rows[7][0] != sampleSustainedRun().ID {
+		t.Errorf("%d rows; last run id %q", len(rows), rows[len(rows)-1][0])
+	}
+}

@@ -37,6 +37,13 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 	p("iomark %s · profile %s · %s", run.ToolVersion, run.Profile, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
 	p("device:  %s", deviceLine(run))
 	p("board:   %s", boardLine(run))
+	if run.Target.Path != "" {
+		t := run.Target.Path
+		if m := run.Mount; m != nil {
+			t += fmt.Sprintf(" (%s on %s)", m.FSType, m.MountPoint)
+		}
+		p("target:  %s", t)
+	}
 	if len(run.Link) > 0 {
 		p("link, from the drive up to the CPU:")
 		for _, h := range run.Link {
