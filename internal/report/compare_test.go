@@ -150,3 +150,10 @@ func TestCompareNotesUnlikeEarlierRuns(t *testing.T) {
 		t.Errorf("empty published side not explained:\n%s", out)
 	}
 }
+
+func TestSustainedWriteIsNotComparedWithDD(t *testing.T) {
+	c := BuildComparison(sampleSustainedRun(), nil, published(t))
+	if len(c.Published) != 0 {
+		t.Errorf("a sustained write was ranked against %s", c.Published[0].Column)
+	}
+}

@@ -33,6 +33,13 @@ func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
 		return fmt.Errorf("csv export: %w", err)
 	}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	// Zero latency means none was recorded (a long write samples throughput only): empty.
+	lat := func(v float64) string {
+		if v <= 0 {
+			return ""
+		}
+		return num(v)
+	}
 	for _, r := range runs {
 		var class, vendor, model, board string
 		if r.Device != nil {
@@ -54,7 +61,7 @@ func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
 				r.ID, r.CreatedAt.UTC().Format(time.RFC3339), r.Profile, class, vendor, model, board,
 				t.Name, t.Op, strconv.Itoa(t.BS), strconv.Itoa(t.QD), strconv.Itoa(t.Jobs),
 				num(t.IOPS), num(t.MBPerS), num(t.MiBPerS),
-				num(t.LatUS.P50), num(t.LatUS.P99), num(t.LatUS.Max), ci, strconv.Itoa(t.Runs), ceil,
+				lat(t.LatUS.P50), lat(t.LatUS.P99), lat(t.LatUS.Max), ci, strconv.Itoa(t.Runs), ceil,
 				strconv.FormatBool(t.Noisy),
 			}
 			if err := cw.Write(row); err != nil {

@@ -126,7 +126,8 @@ func matchPeerOr(peerOp, op string, bs, qd int) func(*record.Run) (*record.Test,
 		}
 		for i := range r.Tests {
 			t := &r.Tests[i]
-			if t.Op == op && t.BS == bs && t.QD == qd && t.Jobs <= 1 {
+			// A sustained write's figure spans gigabytes and its cliff: unlike any published test.
+			if t.Op == op && t.BS == bs && t.QD == qd && t.Jobs <= 1 && t.Sustained == nil {
 				return t, peerOp == "" // QD1 O_DIRECT is the published method when there is no peer op
 			}
 		}

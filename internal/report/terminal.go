@@ -75,7 +75,11 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			}
 			line := fmt.Sprintf("%s\t%s\t%s\t%s", t.Name, fmtFigure(t), fmtCI(t), ceil)
 			if opts.Latency {
-				line += fmt.Sprintf("\t%.0f / %.0f µs", t.LatUS.P50, t.LatUS.P99)
+				if t.LatUS.P50 > 0 {
+					line += fmt.Sprintf("\t%.0f / %.0f µs", t.LatUS.P50, t.LatUS.P99)
+				} else {
+					line += "\t-"
+				}
 			}
 			flag := ""
 			if t.Noisy {

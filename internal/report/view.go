@@ -85,7 +85,6 @@ func newRunView(r *record.Run, opts Options) runView {
 }
 
 func testRow(r *record.Run, t record.Test) []string {
-	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	ci := "1 run"
 	if t.Runs > 1 {
 		ci = fmt.Sprintf("±%.1f%%", t.CI95Pct)
@@ -101,7 +100,7 @@ func testRow(r *record.Run, t record.Test) []string {
 	return []string{
 		t.Name, opLabel(t.Op), fmtBS(t.BS), strconv.Itoa(t.QD), strconv.Itoa(t.Jobs),
 		fmtIOPS(t.IOPS), fmtRate(t.MBPerS), fmtRate(t.MiBPerS),
-		num(t.LatUS.P50), num(t.LatUS.P99), num(t.LatUS.Max), ci, strconv.Itoa(t.Runs), ceil, noisy,
+		latUS(t.LatUS.P50), latUS(t.LatUS.P99), latUS(t.LatUS.Max), ci, strconv.Itoa(t.Runs), ceil, noisy,
 	}
 }
 
@@ -127,4 +126,12 @@ func comparisonRows(c *Comparison) (header []string, rows [][]string, notes []st
 		notes = append(notes, c.PublishedWhy)
 	}
 	return header, rows, notes
+}
+
+// latUS prints a latency in µs, or "-" when the test recorded none (zero is never measured).
+func latUS(v float64) string {
+	if v <= 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
