@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,18 @@ func TestSustainedWriteIsNotComparedWithDD(t *testing.T) {
 	c := BuildComparison(sampleSustainedRun(), nil, published(t))
 	if len(c.Published) != 0 {
 		t.Errorf("a sustained write was ranked against %s", c.Published[0].Column)
+	}
+}
+
+// docs/compare.md documents the mapping table; every mapped column must appear in it.
+func TestMappingDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/compare.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range pubColumns {
+		if !strings.Contains(string(doc), "`"+c.column+"`") {
+			t.Errorf("docs/compare.md does not describe %s", c.column)
+		}
 	}
 }
