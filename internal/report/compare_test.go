@@ -171,3 +171,23 @@ func TestMappingDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchPeerOr(t *testing.T) {
+	r := sampleRun()
+	r.Tests[0].QD = 8 // a profile may read sequentially at a deeper queue
+	r.Tests = append(r.Tests, record.Test{Name: "seq-read-1m-qd32", Op: "read", BS: 1 << 20, QD: 32, Jobs: 1})
+	if got, same := matchPeerOr("hdparm-read", "read", mib, 0)(r); got == nil || got.Name != "seq-read-1m" || same {
+		t.Errorf("fallback picked %+v (same method %v), want seq-read-1m at the lowest QD", got, same)
+	}
+	r.Tests = append(r.Tests, record.Test{Name: "hdparm-read", Op: "hdparm-read", BS: 2 << 20, QD: 1, Jobs: 1})
+	if got, same := matchPeerOr("hdparm-read", "read", mib, 0)(r); got == nil || got.Name != "hdparm-read" || !same {
+		t.Errorf("peer-method test not preferred: %+v", got)
+	}
+	if got, _ := matchPeerOr("", "randread", 4*kib, 1)(r); got == nil || got.Name != "rand-read-4k-qd1" {
+		t.Errorf("QD1 random read: %+v", got)
+	}
+	r.Tests[2].QD = 2
+	if got, _ := matchPeerOr("", "randread", 4*kib, 1)(r); got != nil {
+		t.Errorf("iozone's QD1 figure matched a QD%d test", got.QD)
+	}
+}
