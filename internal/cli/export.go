@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/refdata"
+	"github.com/iomark/iomark/internal/report"
+)
+
+func init() { subcommands = append(subcommands, newExportCmd) }
+
+func newExportCmd() *cobra.Command {
+	var dsn, format, outPath, chart string
+	cmd := &cobra.Command{
+		Use:   "export [RUN]",
+		Short: "Export a saved run as json, csv, md, html, png or svg",
+		Long: `Export a saved run (default: the latest). Charts (png, svg, and inside html) set the
+run's figures beside comparable published results; --chart sustained draws the
+sustained-write curve with temperatures.`,
+		Example: `  iomark export --format md
+  iomark export 3f9a1c2d4e5f --format png --out card.png`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ex, err := report.ByName(format)
+			if err != nil {
+				return usageError("--format %q: %v (one of %s)", format, err, strings.Join(report.Formats(), ", "))
+			}
+			binary := ex.Ext() == "png"
+			if binary && outPath == "" && isTerminal(cmd.OutOrStdout()) {
+				return usageError("a PNG on a terminal is unreadable: give --out FILE")
+			}
+			st, err := openStore(cmd.Context(), dsn)
+			if err != nil {
+				return withExit(exitFailure, err)
+			}
+			defer st.Close()
+			run, err := loadRun(cmd.Context(), st, firstArg(args))
+			if err != nil {
+				return withExit(exitFailure, err)
+			}
+			published, err := refdata.Load()
+			if err != nil {
+				return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
+			}
+			return withExit(exitFailure, exportTo(cmd.OutOrStdout(), outPath, ex, run, report.Options{Chart: report.Chart(chart), Published: published}))
+		},
+	}
+	addDBFlag(cmd, &dsn)
+	cmd.Flags().StringVar(&format, "format", "md", "json, csv, md, html, png or svg")
+	cmd.Flags().StringVarP(&outPath, "out", "o", "", "write to this file instead of stdout")
+	cmd.Flags().StringVar(&chart, "chart", "", "chart for png/svg: bars (figures against published drives) or sustained (default: sustained when the run has one)")
+	return cmd
+}
+
+// exportTo writes one run to path (atomically: a failed export leaves no half file) or to w.
+func exportTo(w io.Writer, path string, ex report.Exporter, run *record.Run, opts report.Options) error {
+	if path == "" {
+		return ex.Export(w, []*record.Run{run}, opts)
+	}
+	tmp, err := os.CreateTemp(dirOf(path), ".iomark-export-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := ex.Export(tmp, []*record.Run{run}, opts); err != nil {
+		tmp.Close()
+		return fmt.Errorf("exporting run %s as %s: %w", run.ID, ex.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Chmod(path, 0o644)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}

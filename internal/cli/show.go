@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"encoding/json"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/iomark/iomark/internal/report"
+)
+
+func init() { subcommands = append(subcommands, newShowCmd) }
+
+func newShowCmd() *cobra.Command {
+	var dsn string
+	var asJSON, latency bool
+	cmd := &cobra.Command{
+		Use:   "show [RUN]",
+		Short: "Show a saved run (default: the latest)",
+		Long:  "Show a saved run: RUN is its id or any unique end of it, as `iomark history` prints; without RUN, the latest run.",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := openStore(cmd.Context(), dsn)
+			if err != nil {
+				return withExit(exitFailure, err)
+			}
+			defer st.Close()
+			run, err := loadRun(cmd.Context(), st, firstArg(args))
+			if err != nil {
+				return withExit(exitFailure, err)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(run)
+			}
+			return report.Terminal(out, run, report.TermOptions{Color: isTerminal(out), Latency: latency})
+		},
+	}
+	addDBFlag(cmd, &dsn)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result record as JSON")
+	cmd.Flags().BoolVar(&latency, "latency", false, "show latency percentiles of every test")
+	return cmd
+}
+
+func firstArg(args []string) string {
+	if len(args) > 0 {
+		return args[0]
+	}
+	return ""
+}
+
+// isTerminal reports whether w is a terminal (for colour and live progress).
+func isTerminal(w any) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,193 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/refdata"
+)
+
+// earlierRuns are SYNTHETIC earlier runs of the sample's card, plus one of another card.
+func earlierRuns() []*record.Run {
+	a, b, other := sampleRun(), sampleRun(), sampleRun()
+	a.ID, a.CreatedAt = "019a0000-0000-7000-8000-00000000000a", time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
+	b.ID, b.CreatedAt = "019a0000-0000-7000-8000-00000000000b", time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	for i := range a.Tests {
+		a.Tests[i].IOPS *= 0.9
+		a.Tests[i].MBPerS *= 0.9
+		b.Tests[i].IOPS *= 1.1
+		b.Tests[i].MBPerS *= 1.1
+	}
+	other.ID = "019a0000-0000-7000-8000-00000000000c"
+	other.SD = &probe.SD{ManfID: 0x1b, OEMID: "SM", Name: "EB1QT"}
+	other.Tests[0].MBPerS = 999
+	return []*record.Run{b, other, a, sampleRun()} // the run itself is skipped by id
+}
+
+func TestStanding(t *testing.T) {
+	tests := []struct {
+		value  float64
+		others []float64
+		rank   int
+		median float64
+		ratio  float64
+	}{
+		{10, []float64{5, 20}, 2, 12.5, 0.8},
+		{30, []float64{5, 20, 10}, 1, 10, 3},
+		{1, []float64{5}, 2, 5, 0.2},
+		{1, []float64{0}, 1, 0, 0},
+	}
+	for _, tt := range tests {
+		s := standing(tt.value, "MB/s", tt.others)
+		if s.Rank != tt.rank || s.Of != len(tt.others)+1 || s.Median != tt.median || s.Ratio != tt.ratio {
+			t.Errorf("standing(%v, %v) = %+v", tt.value, tt.others, s)
+		}
+	}
+}
+
+func TestBuildComparison(t *testing.T) {
+	pub, err := refdata.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := sampleRun()
+	c := BuildComparison(run, earlierRuns(), pub)
+	if len(c.EarlierIDs) != 2 || c.EarlierIDs[0] != "019a0000-0000-7000-8000-00000000000a" {
+		t.Fatalf("earlier runs %v: want the two of this card, oldest first", c.EarlierIDs)
+	}
+	if len(c.Earlier) != len(run.Tests) {
+		t.Fatalf("%d earlier figures, want %d", len(c.Earlier), len(run.Tests))
+	}
+	for _, e := range c.Earlier {
+		if e.Rank != 2 || e.Of != 3 {
+			t.Errorf("%s: rank %d of %d, want 2 of 3 (between the slower and the faster run)", e.Test, e.Rank, e.Of)
+		}
+	}
+	if c.Earlier[2].Unit != "IOPS" || c.Earlier[0].Unit != "MB/s" {
+		t.Errorf("units: %s / %s", c.Earlier[2].Unit, c.Earlier[0].Unit)
+	}
+	units := map[string]string{}
+	for _, p := range c.Published {
+		units[p.Column] = p.Unit
+		for _, s := range p.Sources {
+			if s != "pidramble-microsd" && s != "chambers-storage-2019" {
+				t.Errorf("%s uses source %s, which has no Pi 4 microSD rows", p.Column, s)
+			}
+		}
+	}
+	want := map[string]string{"hdparm_read_mbps": "MiB/s", "dd_write_mbps": "MB/s", "rand4k_read_mbps": "MB/s",
+		"rand4k_write_mbps": "MB/s", "rand4k_read_kbps_iozone": "KiB/s", "rand4k_write_kbps_iozone": "KiB/s"}
+	for col, u := range want {
+		if units[col] != u {
+			t.Errorf("published %s compared in %q, want %q", col, units[col], u)
+		}
+	}
+	// hdparm prints MiB/s: iomark's 43.1 MB/s must be compared as 41.1 MiB/s.
+	for _, p := range c.Published {
+		if p.Column == "hdparm_read_mbps" && (p.Value < 41.0 || p.Value > 41.2 || p.SameMethod) {
+			t.Errorf("hdparm comparison %+v", p)
+		}
+	}
+}
+
+func TestComparisonScopes(t *testing.T) {
+	pub, _ := refdata.Load()
+	tests := []struct {
+		name    string
+		mutate  func(*record.Run)
+		wantWhy string
+	}{
+		{"pi 5 has no published rows", func(r *record.Run) { r.Host.Model = "Raspberry Pi 5 Model B Rev 1.0" }, "no published results for Raspberry Pi 5, microsd"},
+		{"x86 board", func(r *record.Run) { r.Host.Model = "Standard PC (Q35 + ICH9, 2009)" }, "none of them names its board family"},
+		{"native nvme", func(r *record.Run) { r.Device.Class = probe.ClassNVMe }, "this kind of drive"},
+	}
+	for _, tt := range tests {
+		r := sampleRun()
+		tt.mutate(r)
+		c := BuildComparison(r, nil, pub)
+		if len(c.Published) != 0 || !strings.Contains(c.PublishedWhy, tt.wantWhy) {
+			t.Errorf("%s: %d published figures, why %q", tt.name, len(c.Published), c.PublishedWhy)
+		}
+	}
+	// A Pi 3 run never meets the overclocked table.
+	r := sampleRun()
+	r.Host.Model = "Raspberry Pi 3 Model B Rev 1.2"
+	for _, row := range comparablePublished(r, pub).Rows {
+		if strings.Contains(row.Board, "overclocked") {
+			t.Errorf("overclocked row %d compared with a stock Pi 3", row.Row)
+		}
+	}
+}
+
+func TestCompareGolden(t *testing.T) {
+	pub, _ := refdata.Load()
+	var buf bytes.Buffer
+	if err := Compare(&buf, sampleRun(), earlierRuns(), pub, CompareOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "quick.compare.golden", buf.Bytes())
+}
+
+func TestCompareNotesUnlikeEarlierRuns(t *testing.T) {
+	earlier := earlierRuns()
+	earlier[0].Host.Model = "Raspberry Pi 5 Model B Rev 1.0"
+	var buf bytes.Buffer
+	if err := Compare(&buf, sampleRun(), earlier, nil, CompareOptions{Markdown: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "unlike this run: 019a0000-0000-7000-8000-00000000000b (2026-11-01): board Raspberry Pi 5 Model B Rev 1.0") {
+		t.Errorf("earlier run on another board not pointed out:\n%s", out)
+	}
+	if !strings.Contains(out, "| test | this run | rank | ratio |\n|---|---|---|---|\n") {
+		t.Errorf("Markdown option did not give a Markdown table:\n%s", out)
+	}
+	if !strings.Contains(out, "no published results for Raspberry Pi 4, microsd") {
+		t.Errorf("empty published side not explained:\n%s", out)
+	}
+}
+
+func TestSustainedWriteIsNotComparedWithDD(t *testing.T) {
+	c := BuildComparison(sampleSustainedRun(), nil, published(t))
+	if len(c.Published) != 0 {
+		t.Errorf("a sustained write was ranked against %s", c.Published[0].Column)
+	}
+}
+
+// docs/compare.md documents the mapping table; every mapped column must appear in it.
+func TestMappingDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/compare.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range pubColumns {
+		if !strings.Contains(string(doc), "`"+c.column+"`") {
+			t.Errorf("docs/compare.md does not describe %s", c.column)
+		}
+	}
+}
+
+func TestMatchPeerOr(t *testing.T) {
+	r := sampleRun()
+	r.Tests[0].QD = 8 // a profile may read sequentially at a deeper queue
+	r.Tests = append(r.Tests, record.Test{Name: "seq-read-1m-qd32", Op: "read", BS: 1 << 20, QD: 32, Jobs: 1})
+	if got, same := matchPeerOr("hdparm-read", "read", mib, 0)(r); got == nil || got.Name != "seq-read-1m" || same {
+		t.Errorf("fallback picked %+v (same method %v), want seq-read-1m at the lowest QD", got, same)
+	}
+	r.Tests = append(r.Tests, record.Test{Name: "hdparm-read", Op: "hdparm-read", BS: 2 << 20, QD: 1, Jobs: 1})
+	if got, same := matchPeerOr("hdparm-read", "read", mib, 0)(r); got == nil || got.Name != "hdparm-read" || !same {
+		t.Errorf("peer-method test not preferred: %+v", got)
+	}
+	if got, _ := matchPeerOr("", "randread", 4*kib, 1)(r); got == nil || got.Name != "rand-read-4k-qd1" {
+		t.Errorf("QD1 random read: %+v", got)
+	}
+	r.Tests[2].QD = 2
+	if got, _ := matchPeerOr("", "randread", 4*kib, 1)(r); got != nil {
+		t.Errorf("iozone's QD1 figure matched a QD%d test", got.QD)
+	}
+}

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/iomark/iomark/internal/record"
+)
+
+// csvColumns is the header; units are in the names (MB = 10^6 bytes, MiB = 2^20, µs as us).
+var csvColumns = []string{
+	"run_id", "created_at", "profile", "device_class", "device_vendor", "device_model", "board",
+	"test", "op", "bs_bytes", "qd", "jobs", "iops", "mb_per_s", "mib_per_s",
+	"lat_p50_us", "lat_p99_us", "lat_max_us", "ci95_pct", "runs", "ceiling_pct", "noisy",
+}
+
+// csvExporter writes one RFC 4180 row per test (encoding/csv: CRLF-free, quotes as needed).
+type csvExporter struct{}
+
+func (csvExporter) Name() string { return "csv" }
+func (csvExporter) Ext() string  { return "csv" }
+
+func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
+	if err := needRuns("csv", runs); err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true // RFC 4180 line breaks
+	if err := cw.Write(csvColumns); err != nil {
+		return fmt.Errorf("csv export: %w", err)
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	// Zero latency means none was recorded (a long write samples throughput only): empty.
+	lat := func(v float64) string {
+		if v <= 0 {
+			return ""
+		}
+		return num(v)
+	}
+	for _, r := range runs {
+		var class, vendor, model, board string
+		if r.Device != nil {
+			class, vendor, model = r.Device.Class, r.Device.Vendor, r.Device.Model
+		}
+		if r.Host != nil {
+			board = r.Host.Model
+		}
+		for _, t := range r.Tests {
+			ceil := ""
+			if pct, ok := ceilingPct(r, t); ok {
+				ceil = strconv.FormatFloat(pct, 'f', 1, 64)
+			}
+			ci := ""
+			if t.Runs > 1 {
+				ci = num(t.CI95Pct)
+			}
+			row := []string{
+				r.ID, r.CreatedAt.UTC().Format(time.RFC3339), r.Profile, class, vendor, model, board,
+				t.Name, t.Op, strconv.Itoa(t.BS), strconv.Itoa(t.QD), strconv.Itoa(t.Jobs),
+				num(t.IOPS), num(t.MBPerS), num(t.MiBPerS),
+				lat(t.LatUS.P50), lat(t.LatUS.P99), lat(t.LatUS.Max), ci, strconv.Itoa(t.Runs), ceil,
+				strconv.FormatBool(t.Noisy),
+			}
+			if err := cw.Write(row); err != nil {
+				return fmt.Errorf("csv export: %w", err)
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("csv export: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/refdata"
+)
+
+func export(t *testing.T, format string, runs []*record.Run, opts Options) []byte {
+	t.Helper()
+	e, err := ByName(format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := e.Export(&buf, runs, opts); err != nil {
+		t.Fatalf("%s export: %v", format, err)
+	}
+	return buf.Bytes()
+}
+
+func published(t *testing.T) []refdata.Result {
+	t.Helper()
+	rows, err := refdata.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestByName(t *testing.T) {
+	for _, f := range []string{"json", "csv", "md", "markdown", "HTML", "png", "svg"} {
+		e, err := ByName(f)
+		if err != nil {
+			t.Errorf("ByName(%q): %v", f, err)
+			continue
+		}
+		if e.Ext() == "" || !strings.EqualFold(e.Name(), f) && f != "markdown" {
+			t.Errorf("ByName(%q) = %s/.%s", f, e.Name(), e.Ext())
+		}
+	}
+	if _, err := ByName("pdf"); err == nil || !strings.Contains(err.Error(), "json") {
+		t.Errorf("ByName(pdf) error %v should list the formats", err)
+	}
+}
+
+func TestExportRefusesNoRun(t *testing.T) {
+	for _, f := range Formats() {
+		e, _ := ByName(f)
+		if err := e.Export(&bytes.Buffer{}, nil, Options{}); err == nil {
+			t.Errorf("%s: exporting nothing succeeded", f)
+		}
+		if err := e.Export(&bytes.Buffer{}, []*record.Run{nil}, Options{}); err == nil {
+			t.Errorf("%s: exporting a nil run succeeded", f)
+		}
+	}
+}
+
+func TestJSONGoldenAndRoundTrip(t *testing.T) {
+	run := sampleRun()
+	out := export(t, "json", []*record.Run{run}, Options{})
+	golden(t, "quick.json.golden", out)
+	back, err := record.Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(run, back); d != "" {
+		t.Errorf("record changed through the json export (-want +got):\n%s", d)
+	}
+	two := export(t, "json", []*record.Run{run, sampleSustainedRun()}, Options{})
+	if !bytes.HasPrefix(two, []byte("[")) {
+		t.Errorf("two runs should export as an array, got %.20q", two)
+	}
+}
+
+func TestCSVGolden(t *testing.T) {
+	out := export(t, "csv", []*record.Run{sampleRun()}, Options{})
+	golden(t, "quick.csv.golden", out)
+	rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatalf("csv export is not RFC 4180: %v", err)
+	}
+	if len(rows) != 1+len(sampleRun().Tests) {
+		t.Fatalf("%d rows, want a header and one per test", len(rows))
+	}
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	if got := rows[3][col["iops"]]; got != "2460" || rows[3][col["test"]] != "rand-read-4k-qd1" {
+		t.Errorf("row 3: test %s iops %s", rows[3][col["test"]], got)
+	}
+	if rows[6][col["noisy"]] != "true" || rows[1][col["ceiling_pct"]] != "95.8" {
+		t.Errorf("noisy/ceiling columns wrong: %v / %v", rows[6], rows[1])
+	}
+}
+
+func TestCSVQuotesHostileText(t *testing.T) {
+	r := sampleRun()
+	r.Device.Model = "Fast, \"Pro\"\ncard"
+	out := export(t, "csv", []*record.Run{r}, Options{})
+	rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[1][5] != r.Device.Model {
+		t.Errorf("model came back as %q", rows[1][5])
+	}
+}
+
+func TestMarkdownGolden(t *testing.T) {
+	out := export(t, "md", []*record.Run{sampleRun()}, Options{Published: published(t)})
+	golden(t, "quick.md.golden", out)
+	for _, want := range []string{"wrote 402.7 MB in 57.4 s", "| rand-read-4k-qd1 |", "Fix: compare this figure", "pidramble-microsd"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+func TestMarkdownEscapes(t *testing.T) {
+	r := sampleRun()
+	r.Device.Model = "a|b *c* <d>"
+	out := string(export(t, "md", []*record.Run{r}, Options{}))
+	if strings.Contains(out, "a|b") || strings.Contains(out, "<d>") || !strings.Contains(out, `a\|b \*c\* &lt;d&gt;`) {
+		t.Errorf("model not escaped:\n%s", out[:300])
+	}
+}
+
+func TestSBCReviewsTable(t *testing.T) {
+	r := sampleRun()
+	r.Profile = "sbc-reviews"
+	// The sbc-reviews profile adds 1 MiB random I/O to quick's tests (synthetic figures).
+	r.Tests = append(r.Tests,
+		record.Test{Name: "rand-read-1m-qd1", Op: "randread", BS: 1 << 20, QD: 1, Jobs: 1, Direct: true, MBPerS: 41.9, Primary: "mb_per_s", Runs: 3},
+		record.Test{Name: "rand-write-1m-qd1", Op: "randwrite", BS: 1 << 20, QD: 1, Jobs: 1, Direct: true, MBPerS: 17.2, Primary: "mb_per_s", Runs: 3})
+	got := SBCReviewsTable(r)
+	want := "| Benchmark | Result |\n|---|---|\n" +
+		"| iomark 4K random read (rand-read-4k-qd1, QD1, O\\_DIRECT) | 10.1 MB/s |\n" +
+		"| iomark 4K random write (rand-write-4k-qd1, QD1, O\\_DIRECT) | 2.88 MB/s |\n" +
+		"| iomark 1M random read (rand-read-1m-qd1, QD1, O\\_DIRECT) | 41.9 MB/s |\n" +
+		"| iomark 1M random write (rand-write-1m-qd1, QD1, O\\_DIRECT) | 17.2 MB/s |\n" +
+		"| iomark 1M sequential read (seq-read-1m, QD1, O\\_DIRECT) | 43.1 MB/s |\n" +
+		"| iomark 1M sequential write (seq-write-1m, QD1, O\\_DIRECT) | 19.8 MB/s |\n" +
+		"\nMB/s = 10^6 bytes/s, measured by iomark 0.1.0 (run 019a4f2e-7c00-7a3b-9d1e-3f5a2b6c8d01).\n"
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("sbc-reviews table (-want +got):\n%s", d)
+	}
+	// quick has no 1 MiB random test: the rows must say so, not borrow another figure.
+	if q := SBCReviewsTable(sampleRun()); strings.Count(q, "not measured") != 2 {
+		t.Errorf("quick run: want two rows not measured:\n%s", q)
+	}
+	md := string(export(t, "md", []*record.Run{r}, Options{}))
+	if !strings.Contains(md, "## sbc-reviews table") {
+		t.Error("an sbc-reviews run's Markdown report lacks the reviewers' table")
+	}
+}
+
+// A record that says almost nothing (an old or interrupted run) must still export everywhere.
+func TestExportSparseRecord(t *testing.T) {
+	sparse := &record.Run{ID: "x", Profile: "quick", Interrupted: true,
+		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, MBPerS: 12.5, Runs: 1}}}
+	for _, f := range Formats() {
+		e, _ := ByName(f)
+		var buf bytes.Buffer
+		if err := e.Export(&buf, []*record.Run{sparse}, Options{Published: published(t)}); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if buf.Len() == 0 {
+			t.Errorf("%s: empty output", f)
+		}
+	}
+	var buf bytes.Buffer
+	if err := Terminal(&buf, sparse, TermOptions{}); err != nil || !strings.Contains(buf.String(), "link:    not identified") {
+		t.Errorf("terminal: %v\n%s", err, buf.String())
+	}
+	if err := Compare(&buf, sparse, []*record.Run{sparse}, published(t), CompareOptions{}); err != nil {
+		t.Errorf("compare: %v", err)
+	}
+}
+
+func TestCSVSeveralRuns(t *testing.T) {
+	out := export(t, "csv", []*record.Run{sampleRun(), sampleSustainedRun()}, Options{})
+	rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+6+1 || rows[7][0] != sampleSustainedRun().ID {
+		t.Errorf("%d rows; last run id %q", len(rows), rows[len(rows)-1][0])
+	}
+}

@@ -1,0 +1,227 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+)
+
+// fmtRate prints a throughput with about three significant digits, so 44.2 and 2.54 read
+// alike and 312 does not grow false decimals.
+func fmtRate(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+func fmtIOPS(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// fmtMB prints bytes as decimal megabytes (10^6), the unit of "wrote N MB".
+func fmtMB(bytes int64) string { return fmt.Sprintf("%.1f MB", float64(bytes)/1e6) }
+
+func fmtSeconds(s float64) string { return fmt.Sprintf("%.1f s", s) }
+
+// fmtBS prints a block size the way fio and CrystalDiskMark label it (4K, 1M = 2^10, 2^20 bytes).
+func fmtBS(bytes int) string {
+	switch {
+	case bytes <= 0:
+		return "-"
+	case bytes%(1<<20) == 0:
+		return fmt.Sprintf("%dM", bytes>>20)
+	case bytes%(1<<10) == 0:
+		return fmt.Sprintf("%dK", bytes>>10)
+	}
+	return fmt.Sprintf("%dB", bytes)
+}
+
+// fmtGB prints a capacity in decimal gigabytes, as drives are sold.
+func fmtGB(bytes uint64) string { return fmt.Sprintf("%.1f GB", float64(bytes)/1e9) }
+
+// primaryFigure is the figure a test is about, with its unit: IOPS for small random I/O,
+// MB/s otherwise (record.Test.Primary).
+func primaryFigure(t record.Test) (value float64, unit string) {
+	if t.Primary == "iops" {
+		return t.IOPS, "IOPS"
+	}
+	return t.MBPerS, "MB/s"
+}
+
+// fmtFigure prints a test's primary figure with its unit, and MB/s beside IOPS.
+func fmtFigure(t record.Test) string {
+	if t.Primary == "iops" {
+		return fmt.Sprintf("%s IOPS (%s MB/s)", fmtIOPS(t.IOPS), fmtRate(t.MBPerS))
+	}
+	return fmtRate(t.MBPerS) + " MB/s"
+}
+
+// fmtCI prints the confidence interval, or says there was none to compute.
+func fmtCI(t record.Test) string {
+	if t.Runs <= 1 {
+		return "1 run, no CI"
+	}
+	return fmt.Sprintf("±%.1f%% (%d runs)", t.CI95Pct, t.Runs)
+}
+
+// ceilingPct is the test's MB/s as a share of the link ceiling: the record's own figure when
+// the runner stored one, else computed from the run's ceiling; ok is false when neither exists.
+func ceilingPct(r *record.Run, t record.Test) (pct float64, ok bool) {
+	if t.CeilingPct != nil {
+		return *t.CeilingPct, true
+	}
+	c := r.CeilingMBPerS
+	if c <= 0 && r.Ceiling != nil {
+		c = r.Ceiling.MBPerS
+	}
+	if c <= 0 {
+		return 0, false
+	}
+	return t.MBPerS / c * 100, true
+}
+
+func runCeilingMBPerS(r *record.Run) float64 {
+	if r.CeilingMBPerS > 0 {
+		return r.CeilingMBPerS
+	}
+	if r.Ceiling != nil {
+		return r.Ceiling.MBPerS
+	}
+	return 0
+}
+
+// opLabel names an op in words for people.
+func opLabel(op string) string {
+	switch op {
+	case "read":
+		return "sequential read"
+	case "write":
+		return "sequential write"
+	case "randread":
+		return "random read"
+	case "randwrite":
+		return "random write"
+	case "randrw":
+		return "random read/write"
+	}
+	return op
+}
+
+func deviceLine(r *record.Run) string {
+	d := r.Device
+	if d == nil {
+		return "unknown device"
+	}
+	name := strings.TrimSpace(d.Vendor + " " + d.Model)
+	if name == "" {
+		name = d.Name
+	}
+	if name == "" {
+		name = "unknown device"
+	}
+	var extra []string
+	if d.Class != "" {
+		extra = append(extra, d.Class)
+	}
+	if d.CapacityBytes > 0 {
+		extra = append(extra, fmtGB(d.CapacityBytes))
+	}
+	if d.Path != "" {
+		extra = append(extra, d.Path)
+	}
+	if len(extra) > 0 {
+		name += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return name
+}
+
+func boardLine(r *record.Run) string {
+	b := r.Host
+	if b == nil || b.Model == "" {
+		return "unknown machine"
+	}
+	if b.Revision != "" {
+		return fmt.Sprintf("%s (revision %s)", b.Model, b.Revision)
+	}
+	return b.Model
+}
+
+// hopLine describes one hop of the link chain with its negotiated speed and ceiling.
+func hopLine(h probe.Hop) string {
+	parts := []string{h.Bus}
+	if h.Name != "" {
+		parts = append(parts, h.Name)
+	}
+	if h.SpeedMbps > 0 {
+		s := fmt.Sprintf("%d Mb/s", h.SpeedMbps)
+		if h.MaxSpeedMbps > 0 && h.MaxSpeedMbps != h.SpeedMbps {
+			s += fmt.Sprintf(" (max %d Mb/s)", h.MaxSpeedMbps)
+		}
+		parts = append(parts, s)
+	}
+	if h.Driver != "" {
+		parts = append(parts, h.Driver)
+	}
+	if h.Detail != "" {
+		parts = append(parts, h.Detail)
+	}
+	line := strings.Join(parts, " ")
+	if h.CeilingMBPerS > 0 {
+		line += fmt.Sprintf(" [ceiling %s MB/s]", fmtRate(h.CeilingMBPerS))
+	}
+	return line
+}
+
+// linkLine is the whole chain from the drive to the CPU.
+func linkLine(r *record.Run) string {
+	if len(r.Link) == 0 {
+		return "not identified"
+	}
+	hops := make([]string, 0, len(r.Link)+1)
+	for _, h := range r.Link {
+		hops = append(hops, hopLine(h))
+	}
+	return strings.Join(append(hops, "CPU"), " → ")
+}
+
+// ceilingLine names the slowest hop's ceiling and how it was derived.
+func ceilingLine(r *record.Run) string {
+	c := runCeilingMBPerS(r)
+	if c <= 0 {
+		return "unknown (no figure is shown as a share of the link)"
+	}
+	s := fmtRate(c) + " MB/s"
+	if r.Ceiling != nil && r.Ceiling.Bus != "" {
+		s += ", set by the " + r.Ceiling.Bus + " hop"
+		if r.Ceiling.Basis != "" {
+			s += ": " + r.Ceiling.Basis
+		}
+	}
+	return s
+}
+
+func scoreLines(r *record.Run) []string {
+	var out []string
+	if v := r.Scores.Iomark; v != nil {
+		out = append(out, fmt.Sprintf("iomark score: %.0f points", *v))
+	}
+	if v := r.Scores.Pibenchmarks; v != nil {
+		out = append(out, fmt.Sprintf("pibenchmarks score: %d points (Storage.sh formula)", *v))
+	}
+	return out
+}
+
+// wroteLine is printed with every result (DESIGN.md principle 4).
+func wroteLine(r *record.Run) string {
+	s := fmt.Sprintf("wrote %s in %s", fmtMB(r.BytesWritten), fmtSeconds(r.DurationS))
+	if r.Interrupted {
+		s += " (interrupted: the figures are what was measured before the stop)"
+	}
+	return s
+}

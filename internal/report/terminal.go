@@ -1,0 +1,124 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/iomark/iomark/internal/advice"
+	"github.com/iomark/iomark/internal/record"
+)
+
+// TermOptions tune the terminal summary.
+type TermOptions struct {
+	// Color adds ANSI colours to severities and flags; set it only when writing to a terminal.
+	Color bool
+	// Latency adds the p50 and p99 completion latency of each test.
+	Latency bool
+}
+
+// Terminal prints a run for people: the device and its link chain with the ceiling, each test
+// with its figure, unit, confidence interval, share of the link ceiling and noise flag, then
+// findings with their fixes, scores, and always how much was written in how long.
+func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
+	if run == nil {
+		return fmt.Errorf("terminal report: no run given")
+	}
+	paint := func(code, s string) string {
+		if !opts.Color || s == "" {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+
+	p("iomark %s · profile %s · %s", run.ToolVersion, run.Profile, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
+	p("device:  %s", deviceLine(run))
+	p("board:   %s", boardLine(run))
+	if run.Target.Path != "" {
+		t := run.Target.Path
+		if m := run.Mount; m != nil {
+			t += fmt.Sprintf(" (%s on %s)", m.FSType, m.MountPoint)
+		}
+		p("target:  %s", t)
+	}
+	if len(run.Link) > 0 {
+		p("link, from the drive up to the CPU:")
+		for _, h := range run.Link {
+			p("  %s", hopLine(h))
+		}
+	} else {
+		p("link:    not identified")
+	}
+	p("ceiling: %s", ceilingLine(run))
+	p("")
+
+	if len(run.Tests) == 0 {
+		p("no test completed")
+	} else {
+		var tb strings.Builder
+		tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
+		header := "test\tresult\tconfidence\tof link ceiling"
+		if opts.Latency {
+			header += "\tlatency p50 / p99"
+		}
+		fmt.Fprintln(tw, header+"\t")
+		for _, t := range run.Tests {
+			ceil := "-"
+			if pct, ok := ceilingPct(run, t); ok {
+				ceil = fmt.Sprintf("%.0f%%", pct)
+				if pct > 100 {
+					ceil = paint("33", ceil+" (above the link: a cache was measured)")
+				}
+			}
+			line := fmt.Sprintf("%s\t%s\t%s\t%s", t.Name, fmtFigure(t), fmtCI(t), ceil)
+			if opts.Latency {
+				if t.LatUS.P50 > 0 {
+					line += fmt.Sprintf("\t%.0f / %.0f µs", t.LatUS.P50, t.LatUS.P99)
+				} else {
+					line += "\t-"
+				}
+			}
+			flag := ""
+			if t.Noisy {
+				flag = paint("33", "noisy")
+			}
+			fmt.Fprintln(tw, line+"\t"+flag)
+		}
+		tw.Flush()
+		for _, line := range strings.Split(strings.TrimSuffix(tb.String(), "\n"), "\n") {
+			p("%s", strings.TrimRight(line, " "))
+		}
+	}
+	p("")
+
+	if len(run.Findings) == 0 {
+		p("findings: none")
+	} else {
+		p("findings:")
+		for _, f := range run.Findings {
+			sev := string(f.Severity)
+			switch f.Severity {
+			case advice.Bad:
+				sev = paint("31", sev)
+			case advice.Warn:
+				sev = paint("33", sev)
+			}
+			p("  %s %s: %s", sev, f.ID, f.Message)
+			if f.Fix != "" {
+				p("       fix: %s", f.Fix)
+			}
+		}
+	}
+	for _, wn := range run.Warnings {
+		p("warning: %s", wn)
+	}
+	for _, s := range scoreLines(run) {
+		p("%s", s)
+	}
+	p("%s", wroteLine(run))
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,60 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iomark/iomark/internal/record"
+)
+
+func TestTerminalGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Terminal(&buf, sampleRun(), TermOptions{Latency: true}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "quick.terminal.golden", buf.Bytes())
+	out := buf.String()
+	for _, want := range []string{
+		"2460 IOPS (10.1 MB/s)", "±1.1% (3 runs)", "96%", "noisy", "fix: compare this figure",
+		"ceiling: 45.0 MB/s, set by the sd hop", "wrote 402.7 MB in 57.4 s",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour codes without Color")
+	}
+}
+
+func TestTerminalAlwaysSaysWhatWasWritten(t *testing.T) {
+	for _, r := range []*record.Run{
+		{Profile: "quick", CreatedAt: time.Unix(0, 0)}, // an interrupted run with nothing measured
+		{Profile: "quick", Interrupted: true, BytesWritten: 1_500_000, DurationS: 2.25, Tests: []record.Test{{Name: "seq-write-1m", Op: "write", MBPerS: 20, Runs: 1}}},
+	} {
+		var buf bytes.Buffer
+		if err := Terminal(&buf, r, TermOptions{Color: true}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "wrote ") || !strings.Contains(buf.String(), " s") {
+			t.Errorf("no bytes-written line:\n%s", buf.String())
+		}
+		if r.Interrupted && !strings.Contains(buf.String(), "interrupted") {
+			t.Errorf("interrupted run not said to be:\n%s", buf.String())
+		}
+	}
+}
+
+func TestTerminalFlagsAboveCeiling(t *testing.T) {
+	r := sampleRun()
+	r.Tests[0].CeilingPct = ptr(180.0)
+	var buf bytes.Buffer
+	if err := Terminal(&buf, r, TermOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "180% (above the link: a cache was measured)") {
+		t.Errorf("figure above the ceiling not flagged:\n%s", buf.String())
+	}
+}
