@@ -1,6 +1,9 @@
 package lab
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // NewDrive brings up a drive for a test and takes it down when the test ends. It skips the
 // test, saying what is missing, where drives are unavailable (not root, no loop driver, no
@@ -8,6 +11,9 @@ import "testing"
 func NewDrive(t testing.TB, s Spec) *Drive {
 	t.Helper()
 	if err := availableFor(s); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the emulated-drive tests (as root, with loop devices and blkio): %v", err)
+		}
 		t.Skipf("%v", err)
 	}
 	d, err := Up(s)
@@ -26,6 +32,9 @@ func NewDrive(t testing.TB, s Spec) *Drive {
 func NeedFio(t testing.TB) {
 	t.Helper()
 	if err := FioAvailable(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the fio comparisons (scripts/setup-test-deps.sh installs fio): %v", err)
+		}
 		t.Skipf("%v", err)
 	}
 }
