@@ -25,6 +25,8 @@ type Run struct {
 	DurationS           float64 `json:"duration_s"`
 	BytesWritten        int64   `json:"bytes_written"`
 	Interrupted         bool    `json:"interrupted,omitempty"`
+	// PriceUSD is what the user said the drive cost (--price), for price per performance.
+	PriceUSD *float64 `json:"price_usd,omitempty"`
 
 	Target Target `json:"target"`
 	// As in `iomark info --json`; host is info's board.
