@@ -73,8 +73,8 @@ func cdmTests(cases []cdmCase) []Test {
 				Name:  fmt.Sprintf("%s-%s-%s-q%dt%d", kind, op, size, c.qd, c.threads),
 				Label: c.label(), Peer: "CrystalDiskMark " + c.label() + " (DiskSpd)",
 				Pattern: p, BlockSize: c.bs, QD: c.qd, Jobs: c.threads, Engine: engine.EngineAuto,
-				Primary: primary, RunTime: cdmMeasureTime, WarmUp: time.Second,
-				Budget: time.Second + cdmPasses*cdmMeasureTime, MinRuns: 3, MaxRuns: cdmPasses,
+				Primary: primary, RunTime: cdmMeasureTime, WarmUp: time.Second, Ramp: 250 * time.Millisecond,
+				Budget: time.Second + cdmPasses*(cdmMeasureTime+250*time.Millisecond), MinRuns: 3, MaxRuns: cdmPasses,
 			})
 		}
 	}

@@ -63,12 +63,14 @@ func PiBenchmarks() *Profile {
 		return rep(Test{Name: name, Label: "fio 4k " + string(p) + " iodepth=64 size=80M",
 			Peer:    "fio --ioengine=libaio --direct=1 --bs=4k --iodepth=64 --size=80M --readwrite=" + string(p),
 			Pattern: p, BlockSize: 4 * KiB, QD: 64, Engine: engine.EngineAuto, Primary: PrimaryIOPS,
-			RunTime: pibRunTime, RunBytes: pibFileBytes, RegionBytes: pibFileBytes, WarmUp: 500 * time.Millisecond})
+			RunTime: pibRunTime, RunBytes: pibFileBytes, RegionBytes: pibFileBytes, WarmUp: 500 * time.Millisecond,
+			Ramp: 250 * time.Millisecond})
 	}
 	iozone := func(name, label string, p engine.Pattern) Test {
 		return rep(Test{Name: name, Label: "iozone 4k " + label, Peer: "iozone -a -e -I -i 0 -i 1 -i 2 -s 80M -r 4k",
 			Pattern: p, BlockSize: 4 * KiB, QD: 1, Engine: engine.EnginePsync, Primary: PrimaryMBPerS,
-			EndFsync: p.Writes(), RunTime: pibRunTime, RunBytes: pibFileBytes, RegionBytes: pibFileBytes})
+			EndFsync: p.Writes(), RunTime: pibRunTime, RunBytes: pibFileBytes, RegionBytes: pibFileBytes,
+			Ramp: 250 * time.Millisecond})
 	}
 	return &Profile{
 		Name: "pibenchmarks", Title: "the workloads and score of PiBenchmarks' Storage.sh",

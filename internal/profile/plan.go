@@ -65,6 +65,19 @@ func runBytes(t Test, layoutMBPerS float64, allowance int64) int64 {
 	return rb
 }
 
+// rampFor is the ramp of each run of t: t.Ramp, shortened for a write test with a byte bound
+// so that it writes at most a quarter of that bound at writeRate (bytes/s; 0: unknown, then
+// a write test with a byte bound gets no ramp rather than an unbounded one).
+func rampFor(t Test, runBytes int64, writeRate float64) time.Duration {
+	if t.Ramp <= 0 || !t.Writes() || runBytes <= 0 {
+		return max(t.Ramp, 0)
+	}
+	if writeRate <= 0 {
+		return 0
+	}
+	return min(t.Ramp, time.Duration(float64(runBytes)/4/writeRate*float64(time.Second)))
+}
+
 // DriveModel is a drive reduced to its four limits, for estimates.
 type DriveModel struct {
 	ReadMBPerS, WriteMBPerS float64 // 10^6 bytes/s
@@ -130,17 +143,20 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 			runSec = min(runSec, float64(rb)/rate)
 		}
 		used, written := 0.0, int64(0)
-		if t.WarmUp > 0 {
+		if t.WarmUp > 0 && t.MaxRuns > 1 {
 			w := min(t.WarmUp.Seconds(), runSec)
 			used += w
 			written += int64(w * d.rate(t))
 		}
-		for n := 0; n < t.MaxRuns && used+runSec <= budget.Seconds(); n++ {
-			if t.Writes() && allowance >= 0 && written+int64(runSec*d.rate(t)) > allowance {
+		ramp := rampFor(t, rb, d.rate(t)).Seconds()
+		perRun := runSec + ramp
+		perRunBytes := int64(perRun * d.rate(t))
+		for n := 0; n < t.MaxRuns && used+perRun <= budget.Seconds(); n++ {
+			if t.Writes() && allowance >= 0 && n > 0 && written+perRunBytes > allowance {
 				break
 			}
-			used += runSec
-			written += int64(runSec * d.rate(t))
+			used += perRun
+			written += perRunBytes
 		}
 		e.Duration += time.Duration(used * float64(time.Second))
 		if t.Writes() {

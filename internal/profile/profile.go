@@ -76,6 +76,11 @@ type Test struct {
 	SizeForSeconds time.Duration
 	// WarmUp is a discarded run before the measured ones (0: none).
 	WarmUp time.Duration
+	// Ramp is the discarded head of every measured run (engine ramp, 0: none): the queue
+	// fills and any burst credit (a drive's, or blk-throttle's slice on emulated drives) is
+	// spent before the clock starts. For a write test it is shortened so that it writes at
+	// most a quarter of the run's byte bound at the rate the warm-up showed.
+	Ramp time.Duration
 	// RegionBytes limits I/O to the first bytes of the test file (0: all of it), e.g. the
 	// 80 MiB file of Storage.sh's fio and iozone lines.
 	RegionBytes int64

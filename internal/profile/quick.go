@@ -10,8 +10,8 @@ import (
 // a Pi 4 microSD card" (40 MB/s read, 20 MB/s write, 2600/700 IOPS), layout included.
 //
 // The arithmetic on that card: laying out 128 MiB at 20 MB/s takes 6.7 s; each of the six
-// tests gets at most 8 s (a 0.5 s warm-up and up to five 1.5 s runs; three usually reach
-// ±5%), so the worst case is 6.7 + 6×8 = 54.7 s, and the runner also shares out what is left
+// tests gets at most 8 s (a 0.5 s warm-up, then runs of a 0.25 s ramp and 1.5 s measured;
+// three usually reach ±5%), so the worst case is 6.7 + 6×8 = 54.7 s, and the runner also shares out what is left
 // of the 60 s. Writes: 128 MiB of layout plus at most 30 MB per sequential-write run and
 // 4 MB per random-write run, each run capped so the total stays under 512 MiB on any drive.
 const (
@@ -20,6 +20,7 @@ const (
 	quickMaxWritten  = 512 * MiB
 	quickRunTime     = 1500 * time.Millisecond
 	quickWarmUp      = 500 * time.Millisecond
+	quickRamp        = 250 * time.Millisecond
 	quickTestBudget  = 8 * time.Second
 )
 
@@ -33,7 +34,7 @@ const (
 func Quick() *Profile {
 	t := func(name, label string, p engine.Pattern, bs, qd int, eng engine.Engine, primary string) Test {
 		return Test{Name: name, Label: label, Pattern: p, BlockSize: bs, QD: qd, Jobs: 1, Engine: eng,
-			Primary: primary, RunTime: quickRunTime, WarmUp: quickWarmUp, Budget: quickTestBudget,
+			Primary: primary, RunTime: quickRunTime, WarmUp: quickWarmUp, Ramp: quickRamp, Budget: quickTestBudget,
 			MinRuns: 3, MaxRuns: 10}
 	}
 	return &Profile{

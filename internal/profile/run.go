@@ -292,13 +292,13 @@ func (r *runner) runTests(ctx context.Context) error {
 }
 
 // spec is the engine job of test t on this run's target.
-func (r *runner) spec(t Test, region, runBytes int64, runTime time.Duration, onProgress func(engine.Progress)) engine.Spec {
+func (r *runner) spec(t Test, region, runBytes int64, runTime, ramp time.Duration, onProgress func(engine.Progress)) engine.Spec {
 	eng := t.Engine
 	if r.env.Engine != "" {
 		eng = r.env.Engine
 	}
 	return engine.Spec{Target: r.target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
-		Engine: eng, WorkingSetBytes: region, IOBudgetBytes: runBytes, Runtime: runTime,
+		Engine: eng, WorkingSetBytes: region, IOBudgetBytes: runBytes, Runtime: runTime, Ramp: ramp,
 		Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
 		Destructive: r.destructive, Confirm: r.env.Confirm, Progress: onProgress, Log: r.env.Log}
 }
@@ -356,13 +356,13 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 				ETA: max(budget-time.Since(testStart), 0) + r.budgetLeft(i+1)})
 		}
 	}
-	one := func(phase string, run int, runTime time.Duration) (*engine.Result, error) {
+	one := func(phase string, run int, runTime, ramp time.Duration) (*engine.Result, error) {
 		if t.DropCache {
 			if err := engine.DropCache(r.target); err != nil {
 				r.logf("%s: %v", t.Name, err)
 			}
 		}
-		res, err := engine.Run(ctx, r.spec(t, region, rb, runTime, runEvent(phase, run)))
+		res, err := engine.Run(ctx, r.spec(t, region, rb, runTime, ramp, runEvent(phase, run)))
 		if res != nil {
 			r.out.BytesWritten += res.BytesWritten
 			testWritten += res.BytesWritten
@@ -370,22 +370,30 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 		return res, err
 	}
 
+	writeRate := 0.0 // bytes/s, to bound the ramp of write tests
+	if r.file != nil {
+		writeRate = r.file.LayoutMBPerS * 1e6
+	}
 	if t.WarmUp > 0 && t.MaxRuns > 1 {
-		res, err := one("warm-up", 0, min(t.WarmUp, budget))
+		res, err := one("warm-up", 0, min(t.WarmUp, budget), 0)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t.Name, err)
 		}
 		if res.Interrupted {
 			return nil, ctx.Err()
 		}
+		if res.DurationS > 0 {
+			writeRate = float64(res.Bytes) / res.DurationS
+		}
 	}
+	ramp := rampFor(t, rb, writeRate)
 	var results []*engine.Result
 	var values []float64
 	var runErr error
 	var lastRun time.Duration
 	for {
 		runStart := time.Now()
-		res, err := one("measure", len(results)+1, t.RunTime)
+		res, err := one("measure", len(results)+1, t.RunTime, ramp)
 		if err != nil {
 			runErr = fmt.Errorf("%s: %w", t.Name, err)
 			break

@@ -30,7 +30,7 @@ func SBCReviews() *Profile {
 	t := func(name, label string, p engine.Pattern, bs int) Test {
 		return Test{Name: name, Label: label, Peer: "iozone -e -I -a -s 1g -r 4k -r 1024k -i 0 -i 1 -i 2",
 			Pattern: p, BlockSize: bs, QD: 1, Jobs: 1, Engine: engine.EnginePsync, EndFsync: p.Writes(),
-			Primary: PrimaryMBPerS, RunTime: sbcRunTime, WarmUp: 500 * time.Millisecond, Budget: sbcBudget,
+			Primary: PrimaryMBPerS, RunTime: sbcRunTime, WarmUp: 500 * time.Millisecond, Ramp: 250 * time.Millisecond, Budget: sbcBudget,
 			MinRuns: 3, MaxRuns: 10}
 	}
 	return &Profile{

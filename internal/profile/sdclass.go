@@ -43,7 +43,7 @@ func sdTests(deep bool) []Test {
 	t := func(name, label string, p engine.Pattern, qd int) Test {
 		return Test{Name: name, Label: label, Peer: "SD Physical Layer spec, Application Performance Class",
 			Pattern: p, BlockSize: 4 * KiB, QD: qd, Jobs: 1, Engine: engine.EngineAuto, Primary: PrimaryIOPS,
-			RunTime: sdRunTime, WarmUp: 500 * time.Millisecond, Budget: sdBudget, MinRuns: 3, MaxRuns: 10}
+			RunTime: sdRunTime, WarmUp: 500 * time.Millisecond, Ramp: 250 * time.Millisecond, Budget: sdBudget, MinRuns: 3, MaxRuns: 10}
 	}
 	ts := []Test{
 		t("rand-read-4k-qd1", "random read 4K QD1", engine.RandRead, 1),

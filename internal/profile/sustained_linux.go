@@ -39,7 +39,7 @@ func (r *runner) runSustained(ctx context.Context, i int, t Test) (*record.Test,
 	defer cancel()
 	var live []float64
 	steadyStop := false
-	spec := r.spec(t, region, region, dur, func(pr engine.Progress) {
+	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
 		live = append(live, pr.MBPerS)
 		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
 			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1)})
