@@ -238,3 +238,62 @@ func TestBlockDeviceWithoutDestructiveSkipsWrites(t *testing.T) {
 		t.Errorf("warnings %v: want the 3 write tests named as skipped", out.Warnings)
 	}
 }
+
+// TestSustainedFindsAnEmulatedCliff: a drive that writes 40 MB/s and drops to 10 MB/s after
+// 6 s (its throttle is lowered mid-run, as an SLC cache filling would) shows a cliff at
+// about 6 s and 240 MB, an after-cliff rate of 10 MB/s ±5%, a steady state, and the write
+// stops once the rate has settled instead of running to its size bound. The drive's
+// temperature (faked) climbs to 75 °C by the cliff, so heat is a suspect.
+func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "profile-sus", SizeMB: 512, FS: "ext4", WriteMBps: 40})
+	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	p := *Sustained()
+	tc := p.Tests[0]
+	spec := *tc.Sustained
+	spec.MaxBytes, spec.MaxDuration, spec.SteadyAfterCliff, spec.FreeMarginBytes = 420*MiB, 40*time.Second, 6*time.Second, 16*MiB
+	tc.Sustained = &spec
+	p.Tests = []Test{tc}
+
+	var mu sync.Mutex
+	start := time.Now()
+	lowered := false
+	temp := func() record.SensorSample {
+		c := 40 + 35*min(time.Since(start).Seconds()/6, 1)
+		return record.SensorSample{DriveTempC: &c}
+	}
+	env := Env{Target: d.Mnt, Sensors: temp, Log: t.Logf, Progress: func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Phase == "measure" && !lowered && time.Since(start) > 6*time.Second {
+			lowered = true
+			if err := d.SetLimits(0, 0, 0, 10); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	out, err := Run(context.Background(), p, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Tests) != 1 || out.Tests[0].Sustained == nil {
+		t.Fatalf("tests %+v", out.Tests)
+	}
+	rt := out.Tests[0]
+	s := rt.Sustained
+	t.Logf("sustained: %+v; %.1f s, %d MiB, %d series points, %d sensor samples", *s, out.DurationS, out.BytesWritten/MiB, len(rt.Series), len(out.Sensors))
+	// AfterMBPerS averages everything after the cliff, the transition included (the write
+	// in flight when the limit fell); SteadyMBPerS is the settled rate.
+	if !s.CliffFound || s.CliffAtS < 4 || s.CliffAtS > 9 || !within(s.AfterMBPerS, 10, 0.15) || !within(s.BeforeMBPerS, 40, 0.1) {
+		t.Errorf("cliff %+v: want one at about 6 s from 40 to 10 MB/s", *s)
+	}
+	if !s.SteadyState || !within(s.SteadyMBPerS, 10, labTolerance) || !s.ThermalSuspect {
+		t.Errorf("after the cliff %+v: want steady at 10 MB/s and heat suspected", *s)
+	}
+	if s.WrittenBytes >= 400*MiB || out.DurationS > 35 {
+		t.Errorf("wrote %d MiB in %.0f s: the write should stop once the rate settled", s.WrittenBytes/MiB, out.DurationS)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind: %v", left)
+	}
+}

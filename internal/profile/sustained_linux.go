@@ -158,7 +158,9 @@ func sensorTemps(samples []record.SensorSample, name string, testStart float64) 
 // AnalyseSustained finds the cliff of a per-interval throughput series (stats.FindCliff),
 // where it happened in time and bytes, the rate before and after it, whether the rate after
 // it (or the whole series, without a cliff) reached a steady state (stats.SteadyState) and
-// whether heat is a suspect.
+// whether heat is a suspect. AfterMBPerS is the mean of every sample after the cliff, the
+// transition included; SteadyMBPerS is the rate it settled at — the one to show as "the
+// after-cliff rate" when SteadyState is set.
 func AnalyseSustained(series []engine.Point, intervalS float64, writtenBytes int64, temps []tempSample) *record.Sustained {
 	xs := make([]float64, len(series))
 	for i, p := range series {
