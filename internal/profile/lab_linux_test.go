@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -77,7 +78,9 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 	d := microSDDrive(t, "profile-quick")
 	var mu sync.Mutex
 	phases := map[string]int{}
-	env := Env{Target: d.Mnt, Sensors: fakeSensors(), Log: t.Logf, Progress: func(e Event) {
+	// A link ceiling of 80 MB/s, as if the card sat behind a reader that fast: every figure
+	// carries its share of it.
+	env := Env{Target: d.Mnt, Probe: &probe.Report{CeilingMBPerS: 80}, Sensors: fakeSensors(), Log: t.Logf, Progress: func(e Event) {
 		mu.Lock()
 		phases[e.Phase]++
 		mu.Unlock()
@@ -111,6 +114,9 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 		t.Logf("%-20s %8.1f %s (runs %d %v, ±%.1f%%)", tc.Name, got, w.primary, tc.Runs, tc.RunValues, tc.CI95Pct)
 		if tc.Primary != w.primary || !within(got, w.value, labTolerance) {
 			t.Errorf("%s = %.1f %s, want %.0f ±5%%", tc.Name, got, tc.Primary, w.value)
+		}
+		if tc.CeilingPct == nil || !within(*tc.CeilingPct, tc.MBPerS/80*100, 1e-9) {
+			t.Errorf("%s: ceiling share %v, want MB/s over 80 MB/s", tc.Name, tc.CeilingPct)
 		}
 		if tc.Runs < 1 || len(tc.RunValues) != tc.Runs || tc.LatUS.P50 <= 0 || len(tc.Series) == 0 {
 			t.Errorf("%s: incomplete record %+v", tc.Name, tc)

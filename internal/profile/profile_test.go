@@ -351,3 +351,28 @@ func TestSettled(t *testing.T) {
 		t.Error("settled without a cliff")
 	}
 }
+
+func TestRampFor(t *testing.T) {
+	read := Test{Pattern: engine.RandRead, Ramp: 250 * time.Millisecond}
+	write := Test{Pattern: engine.Write, Ramp: 250 * time.Millisecond}
+	cases := []struct {
+		name     string
+		t        Test
+		runBytes int64
+		rate     float64
+		want     time.Duration
+	}{
+		{"reads keep their ramp", read, 32 * MiB, 2e9, 250 * time.Millisecond},
+		{"slow writes keep it", write, 32 * MiB, 20e6, 250 * time.Millisecond},
+		// 32 MiB / 4 at 2 GB/s is 4.2 ms: the ramp writes no more than a quarter of a run.
+		{"fast writes are shortened", write, 32 * MiB, 2e9, time.Duration(float64(8*MiB) / 2e9 * float64(time.Second))},
+		{"unknown rate, bounded run: none", write, 32 * MiB, 0, 0},
+		{"no byte bound: the ramp", write, 0, 0, 250 * time.Millisecond},
+	}
+	for _, c := range cases {
+		if got := rampFor(c.t, c.runBytes, c.rate); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+

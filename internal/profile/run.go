@@ -382,7 +382,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 		if res.Interrupted {
 			return nil, ctx.Err()
 		}
-		if res.DurationS > 0 {
+		if res.DurationS > 0 && res.Bytes > 0 {
 			writeRate = float64(res.Bytes) / res.DurationS
 		}
 	}
