@@ -375,4 +375,3 @@ func TestRampFor(t *testing.T) {
 		}
 	}
 }
-
