@@ -1,0 +1,305 @@
+package profile
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+)
+
+// The microSD-like drive of issue 4, emulated by blk-throttle on a RAM-backed loop device
+// with ext4 on it, so the right answers are known.
+const (
+	sdReadIOPS  = 2600
+	sdWriteIOPS = 700
+	sdReadMBps  = 40
+	sdWriteMBps = 20
+)
+
+// labTolerance is issue 4's: every figure within ±5% of the emulated limit.
+const labTolerance = 0.05
+
+// needLab skips where drives cannot be emulated, but never in CI: there they must run.
+func needLab(t *testing.T) {
+	t.Helper()
+	if err := lab.Available(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the emulated-drive tests: %v", err)
+		}
+		t.Skipf("emulated drives unavailable: %v", err)
+	}
+}
+
+func microSDDrive(t *testing.T, name string) *lab.Drive {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: name, SizeMB: 512, FS: "ext4",
+		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
+	// The kernel drops an io_uring ring's file references asynchronously after the ring is
+	// closed: an unmount in the next few milliseconds finds the filesystem busy (seen here:
+	// busy at once, free 100 ms later, with no descriptor left open). Runs before lab's
+	// cleanup, which unmounts.
+	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	return d
+}
+
+func within(got, want, tol float64) bool { return got >= want*(1-tol) && got <= want*(1+tol) }
+
+// leftovers lists iomark test files left in dir.
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, ".iomark-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// fakeSensors returns fixed readings, so the test can see they were sampled and labelled.
+func fakeSensors() func() record.SensorSample {
+	soc, drive := 51.5, 38.0
+	return func() record.SensorSample { return record.SensorSample{SoCTempC: &soc, DriveTempC: &drive} }
+}
+
+// TestQuickOnEmulatedMicroSD: every quick figure matches the emulated card's limits within
+// ±5%, and quick stays inside 60 s and 512 MiB written, layout included (issue 4).
+//
+// Through ext4 the limits show as on the bare device here (docs/methodology.md, "Emulated
+// drives through ext4"): the test file is laid out before anything is measured, so random
+// writes overwrite allocated blocks and cost no metadata writes. Sequential figures use
+// 1 MiB at QD1 (quick's shape), which blk-throttle does not count twice.
+func TestQuickOnEmulatedMicroSD(t *testing.T) {
+	d := microSDDrive(t, "profile-quick")
+	var mu sync.Mutex
+	phases := map[string]int{}
+	// A link ceiling of 80 MB/s, as if the card sat behind a reader that fast: every figure
+	// carries its share of it.
+	env := Env{Target: d.Mnt, Probe: &probe.Report{CeilingMBPerS: 80}, Sensors: fakeSensors(), Log: t.Logf, Progress: func(e Event) {
+		mu.Lock()
+		phases[e.Phase]++
+		mu.Unlock()
+	}}
+	start := time.Now()
+	out, err := Run(context.Background(), *Quick(), env)
+	wall := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		primary string
+		value   float64
+	}{
+		"seq-read-1m":        {PrimaryMBPerS, sdReadMBps},
+		"seq-write-1m":       {PrimaryMBPerS, sdWriteMBps},
+		"rand-read-4k-qd1":   {PrimaryIOPS, sdReadIOPS},
+		"rand-write-4k-qd1":  {PrimaryIOPS, sdWriteIOPS},
+		"rand-read-4k-qd32":  {PrimaryIOPS, sdReadIOPS},
+		"rand-write-4k-qd32": {PrimaryIOPS, sdWriteIOPS},
+	}
+	if len(out.Tests) != len(want) {
+		t.Fatalf("measured %d tests, want %d; warnings %v", len(out.Tests), len(want), out.Warnings)
+	}
+	for _, tc := range out.Tests {
+		w := want[tc.Name]
+		got := tc.IOPS
+		if w.primary == PrimaryMBPerS {
+			got = tc.MBPerS
+		}
+		t.Logf("%-20s %8.1f %s (runs %d %v, ±%.1f%%)", tc.Name, got, w.primary, tc.Runs, tc.RunValues, tc.CI95Pct)
+		if tc.Primary != w.primary || !within(got, w.value, labTolerance) {
+			t.Errorf("%s = %.1f %s, want %.0f ±5%%", tc.Name, got, tc.Primary, w.value)
+		}
+		if tc.CeilingPct == nil || !within(*tc.CeilingPct, tc.MBPerS/80*100, 1e-9) {
+			t.Errorf("%s: ceiling share %v, want MB/s over 80 MB/s", tc.Name, tc.CeilingPct)
+		}
+		if tc.Runs < 1 || len(tc.RunValues) != tc.Runs || tc.LatUS.P50 <= 0 || len(tc.Series) == 0 {
+			t.Errorf("%s: incomplete record %+v", tc.Name, tc)
+		}
+	}
+	t.Logf("quick: %.1f s (wall %v), %d MiB written, warnings %v", out.DurationS, wall.Round(time.Millisecond), out.BytesWritten/MiB, out.Warnings)
+	if out.DurationS > 60 || wall > 61*time.Second {
+		t.Errorf("quick took %.1f s, want ≤ 60 s", out.DurationS)
+	}
+	if out.BytesWritten > 512*MiB || out.BytesWritten < quickFileBytes {
+		t.Errorf("quick wrote %d MiB, want the 128 MiB layout and ≤ 512 MiB in all", out.BytesWritten/MiB)
+	}
+	if out.Interrupted || out.TargetKind != "dir" {
+		t.Errorf("interrupted %v, kind %s", out.Interrupted, out.TargetKind)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind: %v", left)
+	}
+	if len(out.Sensors) < 10 || out.Sensors[0].Test == "" || *out.Sensors[0].SoCTempC != 51.5 {
+		t.Errorf("sensors sampled %d times, first %+v: want one a second, labelled with the test", len(out.Sensors), out.Sensors)
+	}
+	if phases["layout"] == 0 || phases["done"] != 6 || phases["measure"] == 0 {
+		t.Errorf("progress phases %v", phases)
+	}
+}
+
+// TestPibenchmarksScoreOnEmulatedMicroSD: the score equals Storage.sh's formula applied to
+// the emulated limits within ±5% (issue 4). The inputs the limits imply:
+//
+//   - dd bs=4k conv=fsync: buffered writes reach the drive as writeback of large merged
+//     requests, so the bandwidth limit binds: 20 MB/s.
+//   - fio 4k QD64: the IOPS limits: 2600 read, 700 write (4 KiB × 700 = 2.9 MB/s is far
+//     below the 20 MB/s limit, so the IOPS limit binds).
+//   - iozone 4k O_DIRECT at QD1: the IOPS limits again, in iozone's kB/s (KiB/s):
+//     2600 × 4 = 10400 for read and random read, 700 × 4 = 2800 for write and random write.
+//
+// Score = int((20×1024 + 2600×4 + 700×10 + 10400 + 2800 + 10400×4 + 2800×10) / 100) = 1206.
+func TestPibenchmarksScoreOnEmulatedMicroSD(t *testing.T) {
+	d := microSDDrive(t, "profile-pib")
+	want := PibScore(PibInputs{DDWriteMBPerS: sdWriteMBps, FioRandReadIOPS: sdReadIOPS, FioRandWrIOPS: sdWriteIOPS,
+		IozoneReadKBps: sdReadIOPS * 4, IozoneWriteKBps: sdWriteIOPS * 4,
+		IozoneRandReadKBps: sdReadIOPS * 4, IozoneRandWriteKBps: sdWriteIOPS * 4})
+	if want != 1206 {
+		t.Fatalf("expected score %d, want 1206 by hand", want)
+	}
+	out, err := Run(context.Background(), *PiBenchmarks(), Env{Target: d.Mnt, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range out.Tests {
+		t.Logf("%-24s %9.1f IOPS %7.2f MB/s %8.1f KiB/s (runs %d, ±%.1f%%)", tc.Name, tc.IOPS, tc.MBPerS, tc.MiBPerS*1024, tc.Runs, tc.CI95Pct)
+	}
+	t.Logf("pibenchmarks: %.1f s, %d MiB written, warnings %v", out.DurationS, out.BytesWritten/MiB, out.Warnings)
+	if out.Scores.Pibenchmarks == nil {
+		t.Fatalf("no score; tests %d", len(out.Tests))
+	}
+	got := *out.Scores.Pibenchmarks
+	if !within(float64(got), float64(want), labTolerance) {
+		t.Errorf("score %d, want %d ±5%%", got, want)
+	}
+	if h := out.Tests[0]; h.Name != PibHdparmRead || !within(h.MBPerS, sdReadMBps, labTolerance) {
+		t.Errorf("hdparm-style read %.1f MB/s, want %d ±5%%", h.MBPerS, sdReadMBps)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind: %v", left)
+	}
+}
+
+// TestInterruptKeepsWhatWasMeasured: a cancelled run (Ctrl-C) returns the tests finished so
+// far with Interrupted set, counts every byte written, and removes its test file.
+func TestInterruptKeepsWhatWasMeasured(t *testing.T) {
+	d := microSDDrive(t, "profile-int")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	env := Env{Target: d.Mnt, Progress: func(e Event) {
+		if e.Phase == "done" && e.Index == 2 {
+			cancel() // Ctrl-C right after the second test
+		}
+	}}
+	out, err := Run(ctx, *Quick(), env)
+	if err != nil {
+		t.Fatalf("interrupted run returned an error: %v", err)
+	}
+	if !out.Interrupted || len(out.Tests) != 2 || out.Tests[1].Name != "seq-write-1m" {
+		t.Errorf("interrupted %v with %d tests, want the first two kept", out.Interrupted, len(out.Tests))
+	}
+	if out.BytesWritten < quickFileBytes+int64(out.Tests[1].Bytes) {
+		t.Errorf("bytes written %d do not cover the layout and the write test", out.BytesWritten)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind: %v", left)
+	}
+
+	// Cancelled during the layout: nothing measured, nothing left.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel2()
+	out, err = Run(ctx2, *Quick(), Env{Target: d.Mnt})
+	if err != nil || !out.Interrupted || len(out.Tests) != 0 || out.BytesWritten == 0 {
+		t.Errorf("cancel during layout: err %v, out %+v", err, out)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind after a cancelled layout: %v", left)
+	}
+}
+
+// TestBlockDeviceWithoutDestructiveSkipsWrites: on a raw device without --destructive only
+// the read tests run, each write test is named in a warning, and nothing is written.
+func TestBlockDeviceWithoutDestructiveSkipsWrites(t *testing.T) {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "profile-blk", SizeMB: 256})
+	out, err := Run(context.Background(), *Quick(), Env{Target: d.Dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.TargetKind != "block" || out.BytesWritten != 0 || len(out.Tests) != 3 {
+		t.Errorf("kind %s, written %d, tests %d: want 3 read tests and no writes", out.TargetKind, out.BytesWritten, len(out.Tests))
+	}
+	skipped := 0
+	for _, w := range out.Warnings {
+		if strings.Contains(w, "skipped") && strings.Contains(w, "--destructive") {
+			skipped++
+		}
+	}
+	if skipped != 3 {
+		t.Errorf("warnings %v: want the 3 write tests named as skipped", out.Warnings)
+	}
+}
+
+// TestSustainedFindsAnEmulatedCliff: a drive that writes 40 MB/s and drops to 10 MB/s after
+// 6 s (its throttle is lowered mid-run, as an SLC cache filling would) shows a cliff at
+// about 6 s and 240 MB, an after-cliff rate of 10 MB/s ±5%, a steady state, and the write
+// stops once the rate has settled instead of running to its size bound. The drive's
+// temperature (faked) climbs to 75 °C by the cliff, so heat is a suspect.
+func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "profile-sus", SizeMB: 512, FS: "ext4", WriteMBps: 40})
+	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	p := *Sustained()
+	tc := p.Tests[0]
+	spec := *tc.Sustained
+	spec.MaxBytes, spec.MaxDuration, spec.SteadyAfterCliff, spec.FreeMarginBytes = 420*MiB, 40*time.Second, 6*time.Second, 16*MiB
+	tc.Sustained = &spec
+	p.Tests = []Test{tc}
+
+	var mu sync.Mutex
+	start := time.Now()
+	lowered := false
+	temp := func() record.SensorSample {
+		c := 40 + 35*min(time.Since(start).Seconds()/6, 1)
+		return record.SensorSample{DriveTempC: &c}
+	}
+	env := Env{Target: d.Mnt, Sensors: temp, Log: t.Logf, Progress: func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Phase == "measure" && !lowered && time.Since(start) > 6*time.Second {
+			lowered = true
+			if err := d.SetLimits(0, 0, 0, 10); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	out, err := Run(context.Background(), p, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Tests) != 1 || out.Tests[0].Sustained == nil {
+		t.Fatalf("tests %+v", out.Tests)
+	}
+	rt := out.Tests[0]
+	s := rt.Sustained
+	t.Logf("sustained: %+v; %.1f s, %d MiB, %d series points, %d sensor samples", *s, out.DurationS, out.BytesWritten/MiB, len(rt.Series), len(out.Sensors))
+	// AfterMBPerS averages everything after the cliff, the transition included (the write
+	// in flight when the limit fell); SteadyMBPerS is the settled rate.
+	if !s.CliffFound || s.CliffAtS < 4 || s.CliffAtS > 9 || !within(s.AfterMBPerS, 10, 0.15) || !within(s.BeforeMBPerS, 40, 0.1) {
+		t.Errorf("cliff %+v: want one at about 6 s from 40 to 10 MB/s", *s)
+	}
+	if !s.SteadyState || !within(s.SteadyMBPerS, 10, labTolerance) || !s.ThermalSuspect {
+		t.Errorf("after the cliff %+v: want steady at 10 MB/s and heat suspected", *s)
+	}
+	if s.WrittenBytes >= 400*MiB || out.DurationS > 35 {
+		t.Errorf("wrote %d MiB in %.0f s: the write should stop once the rate settled", s.WrittenBytes/MiB, out.DurationS)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind: %v", left)
+	}
+}

@@ -1,0 +1,377 @@
+package profile
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/record"
+)
+
+// microSD is the slowest drive quick promises its budget on (issue 4): a Pi 4 microSD card.
+var microSD = DriveModel{ReadMBPerS: 40, WriteMBPerS: 20, ReadIOPS: 2600, WriteIOPS: 700}
+
+func TestEveryProfileIsValid(t *testing.T) {
+	for _, name := range Names() {
+		p, err := ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if p.Source == "" || p.Title == "" {
+			t.Errorf("%s: no source or title", name)
+		}
+	}
+	if _, err := ByName("nope"); err == nil || !strings.Contains(err.Error(), "quick") {
+		t.Errorf("unknown profile error = %v, want the known names listed", err)
+	}
+}
+
+// The quick test names are a contract (issue 4, JSON contract of the result record).
+func TestQuickNamesAreStable(t *testing.T) {
+	want := []string{"seq-read-1m", "seq-write-1m", "rand-read-4k-qd1", "rand-write-4k-qd1", "rand-read-4k-qd32", "rand-write-4k-qd32"}
+	q := Quick()
+	if len(q.Tests) != len(want) {
+		t.Fatalf("quick has %d tests, want %d", len(q.Tests), len(want))
+	}
+	for i, n := range want {
+		if q.Tests[i].Name != n {
+			t.Errorf("quick test %d = %s, want %s", i, q.Tests[i].Name, n)
+		}
+	}
+	if DefaultName != "quick" {
+		t.Errorf("default profile %s", DefaultName)
+	}
+}
+
+// A name means one measurement: where two profiles share a test name, the shape must match.
+func TestSharedNamesMeanTheSameShape(t *testing.T) {
+	type shape struct {
+		p          engine.Pattern
+		bs, qd, jb int
+		buffered   bool
+	}
+	seen := map[string]shape{}
+	where := map[string]string{}
+	for _, name := range Names() {
+		p, _ := ByName(name)
+		for _, tc := range p.Tests {
+			s := shape{tc.Pattern, tc.BlockSize, tc.QD, tc.Jobs, tc.Buffered}
+			if prev, ok := seen[tc.Name]; ok && prev != s {
+				t.Errorf("test %s is %+v in %s but %+v in %s", tc.Name, prev, where[tc.Name], s, name)
+			}
+			seen[tc.Name], where[tc.Name] = s, name
+		}
+	}
+}
+
+func TestCDMPresets(t *testing.T) {
+	cases := []struct {
+		p     *Profile
+		names []string
+	}{
+		{CDM(), []string{"seq-read-1m-q8t1", "seq-write-1m-q8t1", "seq-read-1m-q1t1", "seq-write-1m-q1t1",
+			"rand-read-4k-q32t1", "rand-write-4k-q32t1", "rand-read-4k-q1t1", "rand-write-4k-q1t1"}},
+		{CDMNVMe(), []string{"seq-read-1m-q8t1", "seq-write-1m-q8t1", "seq-read-128k-q32t1", "seq-write-128k-q32t1",
+			"rand-read-4k-q32t16", "rand-write-4k-q32t16", "rand-read-4k-q1t1", "rand-write-4k-q1t1"}},
+		{CDMFlash(), []string{"seq-read-128k-q32t1", "seq-write-128k-q32t1", "seq-read-128k-q1t1", "seq-write-128k-q1t1",
+			"rand-read-4k-q32t1", "rand-write-4k-q32t1", "rand-read-4k-q1t1", "rand-write-4k-q1t1"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tc := range c.p.Tests {
+			got = append(got, tc.Name)
+			if tc.RunTime != 5*time.Second || tc.MaxRuns != 5 {
+				t.Errorf("%s %s: measure %v ×%d, want CDM's 5 s ×5", c.p.Name, tc.Name, tc.RunTime, tc.MaxRuns)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(c.names, " ") {
+			t.Errorf("%s tests\n got %v\nwant %v", c.p.Name, got, c.names)
+		}
+		if c.p.FileBytes != GiB || c.p.RestBetweenTests != 5*time.Second {
+			t.Errorf("%s: file %d, interval %v", c.p.Name, c.p.FileBytes, c.p.RestBetweenTests)
+		}
+	}
+	q32t16 := CDMNVMe().Tests[4]
+	if q32t16.QD != 32 || q32t16.Jobs != 16 || q32t16.Label != "RND4K Q32T16" {
+		t.Errorf("RND4K Q32T16 = %+v", q32t16)
+	}
+}
+
+// The worked example of issue 4, and the truncation bc's scale=0 division does.
+func TestPibScore(t *testing.T) {
+	cases := []struct {
+		name string
+		in   PibInputs
+		want int
+	}{
+		{"issue 4 worked example", PibInputs{DDWriteMBPerS: 200, FioRandReadIOPS: 21135, FioRandWrIOPS: 9706,
+			IozoneReadKBps: 34226, IozoneWriteKBps: 26987, IozoneRandReadKBps: 25565, IozoneRandWriteKBps: 34065}, 8905},
+		// 100*1024 + 1*4 ... = 102400 + 96 → 1024.96 truncates to 1024, never rounds up.
+		{"truncates", PibInputs{DDWriteMBPerS: 100, IozoneReadKBps: 96}, 1024},
+		// 19.7*1024 + 27.2 = 20200.00 exactly in bc: 202, not 201.
+		{"exact at the boundary", PibInputs{DDWriteMBPerS: 19.7, IozoneReadKBps: 27.2}, 202},
+		{"nothing measured", PibInputs{}, 0},
+	}
+	for _, c := range cases {
+		if got := PibScore(c.in); got != c.want {
+			t.Errorf("%s: score %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// The score reads iozone's kB/s as KiB/s and dd's MB/s as 10^6 bytes/s.
+func TestPibInputsFromTests(t *testing.T) {
+	tests := []record.Test{
+		{Name: PibDDWrite, MBPerS: 20, Runs: 3},
+		{Name: PibFioRandRead, IOPS: 2600, Runs: 3},
+		{Name: PibFioRandWrite, IOPS: 700, Runs: 3},
+		{Name: PibIozoneRead, MiBPerS: 10400.0 / 1024, Runs: 3},
+		{Name: PibIozoneWrite, MiBPerS: 2800.0 / 1024, Runs: 3},
+		{Name: PibIozoneRandRead, MiBPerS: 10400.0 / 1024, Runs: 3},
+		{Name: PibIozoneRandWrt, MiBPerS: 2800.0 / 1024, Runs: 3},
+	}
+	s := PiBenchmarks().Score(tests)
+	if s.Pibenchmarks == nil || *s.Pibenchmarks != 1206 {
+		t.Fatalf("score = %v, want 1206 ((20*1024+2600*4+700*10+10400+2800+10400*4+2800*10)/100)", s.Pibenchmarks)
+	}
+	if s := PiBenchmarks().Score(tests[:6]); s.Pibenchmarks != nil {
+		t.Errorf("a run missing a test scored %d", *s.Pibenchmarks)
+	}
+}
+
+// Storage.sh's workloads, as the profile reproduces them.
+func TestPibenchmarksShapes(t *testing.T) {
+	p := PiBenchmarks()
+	byName := map[string]Test{}
+	for _, tc := range p.Tests {
+		byName[tc.Name] = tc
+		if tc.RunTime <= 0 {
+			t.Errorf("%s has no time bound", tc.Name)
+		}
+	}
+	dd := byName[PibDDWrite]
+	if !dd.Buffered || !dd.EndFsync || dd.BlockSize != 4096 || dd.RunBytes != 130*1024*4096 || dd.SizeForSeconds == 0 {
+		t.Errorf("dd = %+v, want buffered 4k writes of at most 130k blocks, fsync at the end, sized by time", dd)
+	}
+	for _, n := range []string{PibFioRandRead, PibFioRandWrite} {
+		if f := byName[n]; f.QD != 64 || f.Buffered || f.RegionBytes != 80*MiB || f.RunBytes != 80*MiB {
+			t.Errorf("%s = %+v, want O_DIRECT QD64 over 80 MiB", n, f)
+		}
+	}
+	for _, n := range []string{PibIozoneRead, PibIozoneWrite, PibIozoneRandRead, PibIozoneRandWrt} {
+		if f := byName[n]; f.QD != 1 || f.Buffered || f.RegionBytes != 80*MiB || f.EndFsync != f.Pattern.Writes() {
+			t.Errorf("%s = %+v, want O_DIRECT QD1 over 80 MiB, flush included for writes (-e)", n, f)
+		}
+	}
+	if h := byName[PibHdparmRead]; !h.Buffered || !h.DropCache || h.Pattern != engine.Read {
+		t.Errorf("hdparm = %+v, want buffered sequential reads after dropping the cache", h)
+	}
+}
+
+func TestTestBudget(t *testing.T) {
+	tc := Test{Budget: 8 * time.Second}
+	cases := []struct {
+		name      string
+		max       time.Duration
+		elapsed   time.Duration
+		left      int
+		wantLimit time.Duration
+	}{
+		{"no profile bound", 0, 50 * time.Second, 3, 8 * time.Second},
+		{"plenty left", 60 * time.Second, 10 * time.Second, 3, 8 * time.Second},
+		{"shared out", 60 * time.Second, 40 * time.Second, 4, 5 * time.Second},
+		{"over time", 60 * time.Second, 70 * time.Second, 2, 0},
+	}
+	for _, c := range cases {
+		if got := testBudget(tc, c.max, c.elapsed, c.left); got != c.wantLimit {
+			t.Errorf("%s: %v, want %v", c.name, got, c.wantLimit)
+		}
+	}
+}
+
+func TestWriteAllowanceAndRunBytes(t *testing.T) {
+	if got := writeAllowance(0, 1<<40, 3); got != -1 {
+		t.Errorf("unbounded allowance = %d", got)
+	}
+	if got := writeAllowance(512*MiB, 128*MiB, 3); got != 128*MiB {
+		t.Errorf("allowance = %d, want 128 MiB", got)
+	}
+	if got := writeAllowance(512*MiB, 600*MiB, 1); got != 0 {
+		t.Errorf("overdrawn allowance = %d", got)
+	}
+	seqW := Test{Pattern: engine.Write, BlockSize: MiB, MinRuns: 3, WarmUp: time.Second}
+	if got := runBytes(seqW, 0, 128*MiB); got != 32*MiB {
+		t.Errorf("per-run cap = %d, want 32 MiB (128 MiB over warm-up + 3 runs)", got)
+	}
+	if got := runBytes(seqW, 0, -1); got != 0 {
+		t.Errorf("unbounded run bytes = %d", got)
+	}
+	dd := Test{Pattern: engine.Write, BlockSize: 4096, MinRuns: 3, RunBytes: 520 * MiB, SizeForSeconds: 5 * time.Second}
+	if got := runBytes(dd, 20, -1); got != 100_000_000-100_000_000%4096 {
+		t.Errorf("dd bytes at 20 MB/s = %d, want 5 s worth", got)
+	}
+	if got := runBytes(dd, 2000, -1); got != 520*MiB {
+		t.Errorf("dd bytes on a fast drive = %d, want dd's 520 MiB", got)
+	}
+	read := Test{Pattern: engine.Read, BlockSize: MiB, MinRuns: 3}
+	if got := runBytes(read, 20, 1); got != 0 {
+		t.Errorf("a read test got a write cap: %d", got)
+	}
+}
+
+// Issue 4: quick stays inside 60 s and 512 MiB written on a Pi 4 microSD card, layout
+// included — checked on the runner's own rules, in the worst case where every test uses its
+// whole budget.
+func TestQuickWorstCaseOnMicroSD(t *testing.T) {
+	e := WorstCase(Quick(), microSD)
+	if e.Duration > 60*time.Second {
+		t.Errorf("quick may take %v on a microSD card, want ≤ 60 s", e.Duration)
+	}
+	if e.BytesWritten > 512*MiB {
+		t.Errorf("quick may write %d MiB, want ≤ 512 MiB", e.BytesWritten/MiB)
+	}
+	// And the write budget holds on a drive 100 times faster, where time bounds nothing.
+	fast := DriveModel{ReadMBPerS: 4000, WriteMBPerS: 2000, ReadIOPS: 500000, WriteIOPS: 300000}
+	if e := WorstCase(Quick(), fast); e.BytesWritten > 512*MiB {
+		t.Errorf("quick may write %d MiB on a fast drive, want ≤ 512 MiB", e.BytesWritten/MiB)
+	}
+}
+
+// No profile can run away on a slow card: each finishes in bounded time.
+func TestEveryProfileIsBoundedOnMicroSD(t *testing.T) {
+	limits := map[string]time.Duration{"quick": time.Minute, "pibenchmarks": 5 * time.Minute, "sbc-reviews": 3 * time.Minute,
+		"cdm": 6 * time.Minute, "cdm-nvme": 6 * time.Minute, "cdm-flash": 6 * time.Minute, "sustained": 11 * time.Minute,
+		"a1": 3 * time.Minute, "a2": 4 * time.Minute}
+	for _, name := range Names() {
+		p, _ := ByName(name)
+		lim, ok := limits[name]
+		if !ok {
+			t.Errorf("no limit for %s", name)
+			continue
+		}
+		if e := WorstCase(p, microSD); e.Duration > lim {
+			t.Errorf("%s may take %v on a microSD card, want ≤ %v", name, e.Duration.Round(time.Second), lim)
+		}
+	}
+}
+
+func TestMedianIndex(t *testing.T) {
+	cases := []struct {
+		xs   []float64
+		want int
+	}{
+		{[]float64{5}, 0},
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 3}, // lower middle of 1 2 3 4 is 2, at index 3
+		{[]float64{2, 2, 2}, 1},
+	}
+	for _, c := range cases {
+		if got := medianIndex(c.xs); got != c.want {
+			t.Errorf("medianIndex(%v) = %d, want %d", c.xs, got, c.want)
+		}
+	}
+}
+
+func TestCheckAppClass(t *testing.T) {
+	tests := func(r, w, seq float64) []record.Test {
+		return []record.Test{{Name: "rand-read-4k-qd1", IOPS: r, Runs: 3}, {Name: "rand-write-4k-qd1", IOPS: w, Runs: 3},
+			{Name: SeqWriteSustained, MBPerS: seq, Runs: 1}}
+	}
+	cases := []struct {
+		name    string
+		class   AppClass
+		tests   []record.Test
+		claimed string
+		want    []string
+	}{
+		{"meets A1, claims A1", AppClasses[0], tests(2600, 700, 20), "A1", []string{"meets A1", "reaches it"}},
+		{"short of A2, claims A2", AppClasses[1], tests(2600, 700, 20), "A2", []string{"falls short of A2", "random read 2600 IOPS < 4000", "random write 700 IOPS < 2000", "does not reach it"}},
+		{"slow writes, no claim", AppClasses[0], tests(2600, 700, 8), "", []string{"sustained sequential write 8.0 MB/s < 10", "claims no application performance class"}},
+		{"incomplete", AppClasses[0], tests(2600, 700, 20)[:2], "A1", []string{"incomplete"}},
+	}
+	for _, c := range cases {
+		got := strings.Join(CheckAppClass(c.class, c.tests, c.claimed), " | ")
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", c.name, got, w)
+			}
+		}
+	}
+}
+
+func TestAnalyseSustained(t *testing.T) {
+	// 20 s at 100 MB/s (an SLC cache), then 40 s at 30 MB/s: the cliff is at 20 s, after
+	// 2000 MB; the drive warmed from 40 to 72 °C by then.
+	var series []engine.Point
+	for i := 1; i <= 60; i++ {
+		mb := 100.0
+		if i > 20 {
+			mb = 30
+		}
+		series = append(series, engine.Point{TS: float64(i), MBPerS: mb})
+	}
+	temps := []tempSample{{0, 40}, {10, 55}, {20, 72}, {40, 75}}
+	s := AnalyseSustained(series, 1, 3200e6, temps)
+	if !s.CliffFound || s.CliffAtS != 20 || s.CliffAtBytes != 2000e6 || s.BeforeMBPerS != 100 || s.AfterMBPerS != 30 {
+		t.Fatalf("cliff = %+v", s)
+	}
+	if s.DropPct < 69.9 || s.DropPct > 70.1 || !s.SteadyState || s.SteadyMBPerS != 30 || !s.ThermalSuspect {
+		t.Errorf("analysis = %+v", s)
+	}
+	// A flat series: no cliff, steady, no thermal suspicion.
+	flat := series[:20]
+	if s := AnalyseSustained(flat, 1, 2000e6, nil); s.CliffFound || !s.SteadyState || s.ThermalSuspect {
+		t.Errorf("flat = %+v", s)
+	}
+	// A cool drive is not thermal-suspect.
+	if s := AnalyseSustained(series, 1, 3200e6, []tempSample{{0, 40}, {20, 45}}); s.ThermalSuspect {
+		t.Errorf("cool drive flagged thermal: %+v", s)
+	}
+}
+
+func TestSettled(t *testing.T) {
+	xs := make([]float64, 0, 80)
+	for i := 0; i < 20; i++ {
+		xs = append(xs, 100)
+	}
+	for i := 0; i < 29; i++ {
+		xs = append(xs, 30)
+	}
+	if settled(xs, 30*time.Second) {
+		t.Error("settled after 29 s of a 30 s requirement")
+	}
+	if !settled(append(xs, 30), 30*time.Second) {
+		t.Error("not settled after 30 steady seconds past the cliff")
+	}
+	if settled(xs[:20], 30*time.Second) {
+		t.Error("settled without a cliff")
+	}
+}
+
+func TestRampFor(t *testing.T) {
+	read := Test{Pattern: engine.RandRead, Ramp: 250 * time.Millisecond}
+	write := Test{Pattern: engine.Write, Ramp: 250 * time.Millisecond}
+	cases := []struct {
+		name     string
+		t        Test
+		runBytes int64
+		rate     float64
+		want     time.Duration
+	}{
+		{"reads keep their ramp", read, 32 * MiB, 2e9, 250 * time.Millisecond},
+		{"slow writes keep it", write, 32 * MiB, 20e6, 250 * time.Millisecond},
+		// 32 MiB / 4 at 2 GB/s is 4.2 ms: the ramp writes no more than a quarter of a run.
+		{"fast writes are shortened", write, 32 * MiB, 2e9, time.Duration(float64(8*MiB) / 2e9 * float64(time.Second))},
+		{"unknown rate, bounded run: none", write, 32 * MiB, 0, 0},
+		{"no byte bound: the ramp", write, 0, 0, 250 * time.Millisecond},
+	}
+	for _, c := range cases {
+		if got := rampFor(c.t, c.runBytes, c.rate); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,498 @@
+package profile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/stats"
+)
+
+// Env is what a run needs from its caller besides the profile.
+type Env struct {
+	// Target is a directory (a test file is laid out there once and removed at the end), a
+	// file, or a block device (read-only unless Destructive and Confirm name it).
+	Target string
+	// Probe is `iomark info`'s report of the target: the link ceiling (CeilingPct) and, for
+	// a1/a2, the card's claimed class. May be nil.
+	Probe *probe.Report
+	// Progress receives live events (may be nil). Called from the runner's goroutines, one
+	// call at a time.
+	Progress func(Event)
+	// Sensors is sampled once a second during tests (may be nil): SoC and drive temperature,
+	// throttling. The runner fills TS and Test.
+	Sensors func() record.SensorSample
+	// Log receives one-line notes for people (may be nil).
+	Log func(format string, args ...any)
+	// Destructive and Confirm allow writing to a block device (Confirm names it again).
+	Destructive bool
+	Confirm     string
+	// Engine overrides every test's back end when set (psync, io_uring).
+	Engine engine.Engine
+}
+
+// Event is one progress report.
+type Event struct {
+	Test  string // test name; "" during the layout of the test file
+	Label string
+	Index int // 1-based test index
+	Total int
+	// Phase: "layout", "warm-up", "measure", "rest" or "done" (Test finished: Result set).
+	Phase   string
+	Run     int           // repetition, 1-based (measure phase)
+	Elapsed time.Duration // since the run began
+	IOPS    float64       // over the last interval
+	MBPerS  float64       // over the last interval
+	// ETA is the time the run may still take at most, from the tests' budgets.
+	ETA    time.Duration
+	Result *record.Test // set with Phase "done"
+}
+
+// Outcome is what a run measured. The CLI copies it into a record.Run.
+type Outcome struct {
+	Profile      string
+	TargetKind   string // dir, file or block
+	Tests        []record.Test
+	Scores       record.Scores
+	Sensors      []record.SensorSample
+	BytesWritten int64 // every byte written, layout included
+	DurationS    float64
+	Interrupted  bool
+	Warnings     []string
+}
+
+// runner holds one run's state.
+type runner struct {
+	p           Profile
+	env         Env
+	start       time.Time
+	out         *Outcome
+	target      string // what jobs open
+	workingSet  int64  // bytes of target the tests use
+	file        *engine.TestFile
+	destructive bool // jobs may write target
+	mayWrite    bool
+
+	mu      sync.Mutex // guards sensors, curTest, and serialises Progress
+	curTest string
+}
+
+// Run measures profile p on env.Target. On ctx cancellation it stops at once and returns
+// what was measured with Interrupted set (and a nil error). On any other error it returns
+// the error together with what was measured before it. The test file it lays out is removed
+// in every case.
+func Run(ctx context.Context, p Profile, env Env) (out *Outcome, err error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	r := &runner{p: p, env: env, start: time.Now(), out: &Outcome{Profile: p.Name}}
+	out = r.out
+	defer func() { out.DurationS = time.Since(r.start).Seconds() }()
+
+	if err := r.openTarget(ctx); err != nil {
+		if interrupted(ctx, err) {
+			out.Interrupted = true
+			return out, nil
+		}
+		return out, err
+	}
+	defer func() {
+		if rmErr := r.file.Remove(); rmErr != nil && err == nil {
+			err = rmErr
+		}
+	}()
+
+	stopSensors := r.sampleSensors()
+	defer stopSensors()
+
+	err = r.runTests(ctx)
+	stopSensors()
+	if interrupted(ctx, err) {
+		out.Interrupted, err = true, nil
+	}
+	if p.Score != nil {
+		out.Scores = p.Score(out.Tests)
+	}
+	if p.Check != nil && !out.Interrupted {
+		out.Warnings = append(out.Warnings, p.Check(out.Tests, env)...)
+	}
+	return out, err
+}
+
+func interrupted(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (err == nil || errors.Is(err, engine.ErrInterrupted) || errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err()))
+}
+
+// openTarget decides what jobs open. A directory gets one test file laid out now.
+func (r *runner) openTarget(ctx context.Context) error {
+	t := r.env.Target
+	if t == "" {
+		return fmt.Errorf("no target: give a directory, a file or a block device")
+	}
+	fi, err := os.Stat(t)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		// A file the engine creates and lays out in the first job, and keeps: the user named it.
+		r.out.TargetKind, r.target, r.workingSet, r.mayWrite, r.destructive = "file", t, r.p.FileBytes, true, r.env.Destructive
+		return nil
+	case err != nil:
+		return fmt.Errorf("target %s: %w", t, err)
+	case fi.IsDir():
+		r.out.TargetKind = "dir"
+		f, err := engine.PrepareTestFile(ctx, t, r.p.FileBytes, r.layoutProgress, r.env.Log)
+		if f != nil {
+			r.out.BytesWritten += f.LayoutBytes
+		}
+		if err != nil {
+			return err
+		}
+		r.file, r.target, r.workingSet, r.mayWrite, r.destructive = f, f.Path, f.SizeBytes, true, true
+		return nil
+	case fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0:
+		r.out.TargetKind, r.target, r.workingSet = "block", t, r.p.FileBytes
+		r.mayWrite, r.destructive = r.env.Destructive, r.env.Destructive
+		return nil
+	case fi.Mode().IsRegular():
+		r.out.TargetKind, r.target, r.mayWrite, r.destructive = "file", t, true, r.env.Destructive
+		r.workingSet = min(r.p.FileBytes, fi.Size())
+		if r.workingSet < MiB {
+			r.workingSet = r.p.FileBytes
+		}
+		return nil
+	}
+	return fmt.Errorf("target %s is neither a directory, a file nor a block device", t)
+}
+
+func (r *runner) layoutProgress(pr engine.Progress) {
+	r.emit(Event{Phase: "layout", Total: len(r.p.Tests), Elapsed: time.Since(r.start), MBPerS: pr.MBPerS,
+		ETA: pr.Remaining + r.budgetLeft(0)})
+}
+
+func (r *runner) emit(e Event) {
+	if r.env.Progress == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.env.Progress(e)
+}
+
+func (r *runner) logf(format string, args ...any) {
+	if r.env.Log != nil {
+		r.env.Log(format, args...)
+	}
+}
+
+// budgetLeft is the most the tests from index i on may still take.
+func (r *runner) budgetLeft(i int) time.Duration {
+	var d time.Duration
+	for _, t := range r.p.Tests[i:] {
+		d += t.Budget + r.p.RestBetweenTests
+	}
+	if r.p.MaxDuration > 0 {
+		d = min(d, max(r.p.MaxDuration-time.Since(r.start), 0))
+	}
+	return d
+}
+
+// sampleSensors reads env.Sensors once a second until the returned stop is called (stop is
+// idempotent).
+func (r *runner) sampleSensors() (stop func()) {
+	if r.env.Sensors == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				s := r.env.Sensors()
+				r.mu.Lock()
+				s.TS, s.Test = time.Since(r.start).Seconds(), r.curTest
+				r.out.Sensors = append(r.out.Sensors, s)
+				r.mu.Unlock()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
+}
+
+func (r *runner) setTest(name string) {
+	r.mu.Lock()
+	r.curTest = name
+	r.mu.Unlock()
+}
+
+func (r *runner) runTests(ctx context.Context) error {
+	writeTestsLeft := 0
+	for _, t := range r.p.Tests {
+		if t.Writes() {
+			writeTestsLeft++
+		}
+	}
+	for i, t := range r.p.Tests {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if t.Writes() && !r.mayWrite {
+			r.out.Warnings = append(r.out.Warnings, fmt.Sprintf("%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target))
+			writeTestsLeft--
+			continue
+		}
+		if i > 0 && r.p.RestBetweenTests > 0 {
+			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "rest",
+				Elapsed: time.Since(r.start), ETA: r.budgetLeft(i)})
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(r.p.RestBetweenTests):
+			}
+		}
+		r.setTest(t.Name)
+		var rt *record.Test
+		var err error
+		if t.Sustained != nil {
+			rt, err = r.runSustained(ctx, i, t)
+		} else {
+			allowance := int64(-1)
+			if t.Writes() {
+				allowance = writeAllowance(r.p.MaxBytesWritten, r.out.BytesWritten, writeTestsLeft)
+			}
+			rt, err = r.runRepeated(ctx, i, t, allowance)
+		}
+		if t.Writes() {
+			writeTestsLeft--
+		}
+		if rt != nil {
+			r.out.Tests = append(r.out.Tests, *rt)
+			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "done",
+				Elapsed: time.Since(r.start), ETA: r.budgetLeft(i + 1), Result: rt})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	r.setTest("")
+	return nil
+}
+
+// spec is the engine job of test t on this run's target.
+func (r *runner) spec(t Test, region, runBytes int64, runTime, ramp time.Duration, onProgress func(engine.Progress)) engine.Spec {
+	eng := t.Engine
+	if r.env.Engine != "" {
+		eng = r.env.Engine
+	}
+	return engine.Spec{Target: r.target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
+		Engine: eng, WorkingSetBytes: region, IOBudgetBytes: runBytes, Runtime: runTime, Ramp: ramp,
+		Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
+		Destructive: r.destructive, Confirm: r.env.Confirm, Progress: onProgress, Log: r.env.Log}
+}
+
+// prepareRegion returns the region and per-run byte bound of t, growing the shared test file
+// when a buffered write needs more room: a page-cache write must never wrap onto pages it
+// dirtied itself, or the drive would see fewer bytes than were counted.
+func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (region, rb int64, err error) {
+	region = r.workingSet
+	if t.RegionBytes > 0 {
+		region = min(t.RegionBytes, r.workingSet)
+	}
+	layoutRate := 0.0
+	if r.file != nil {
+		layoutRate = r.file.LayoutMBPerS
+	}
+	rb = runBytes(t, layoutRate, allowance)
+	if !t.Buffered {
+		return region, rb, nil
+	}
+	if t.Writes() && r.file != nil && rb > region {
+		grow := rb - region
+		if allowance >= 0 && grow >= allowance {
+			rb = region
+		} else {
+			n, err := r.file.Grow(ctx, rb, r.layoutProgress, r.env.Log)
+			r.out.BytesWritten += n
+			if err != nil {
+				return 0, 0, err
+			}
+			region, r.workingSet = r.file.SizeBytes, r.file.SizeBytes
+		}
+	}
+	if rb == 0 || rb > region {
+		rb = region
+	}
+	return region, rb, nil
+}
+
+// runRepeated runs test t until stats.StopRule is satisfied, after a discarded warm-up, and
+// summarises the runs as one record.Test (nil when nothing was measured).
+func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64) (*record.Test, error) {
+	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), len(r.p.Tests)-i)
+	rule := stats.StopRule{TargetCI95Pct: TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: budget}
+	testStart := time.Now()
+	region, rb, err := r.prepareRegion(ctx, t, allowance)
+	if err != nil {
+		return nil, err
+	}
+	var testWritten int64
+	runEvent := func(phase string, run int) func(engine.Progress) {
+		return func(pr engine.Progress) {
+			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: phase, Run: run,
+				Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS,
+				ETA: max(budget-time.Since(testStart), 0) + r.budgetLeft(i+1)})
+		}
+	}
+	one := func(phase string, run int, runTime, ramp time.Duration) (*engine.Result, error) {
+		if t.DropCache {
+			if err := engine.DropCache(r.target); err != nil {
+				r.logf("%s: %v", t.Name, err)
+			}
+		}
+		res, err := engine.Run(ctx, r.spec(t, region, rb, runTime, ramp, runEvent(phase, run)))
+		if res != nil {
+			r.out.BytesWritten += res.BytesWritten
+			testWritten += res.BytesWritten
+		}
+		return res, err
+	}
+
+	writeRate := 0.0 // bytes/s, to bound the ramp of write tests
+	if r.file != nil {
+		writeRate = r.file.LayoutMBPerS * 1e6
+	}
+	if t.WarmUp > 0 && t.MaxRuns > 1 {
+		res, err := one("warm-up", 0, min(t.WarmUp, budget), 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.Name, err)
+		}
+		if res.Interrupted {
+			return nil, ctx.Err()
+		}
+		if res.DurationS > 0 && res.Bytes > 0 {
+			writeRate = float64(res.Bytes) / res.DurationS
+		}
+	}
+	ramp := rampFor(t, rb, writeRate)
+	var results []*engine.Result
+	var values []float64
+	var runErr error
+	var lastRun time.Duration
+	for {
+		runStart := time.Now()
+		res, err := one("measure", len(results)+1, t.RunTime, ramp)
+		if err != nil {
+			runErr = fmt.Errorf("%s: %w", t.Name, err)
+			break
+		}
+		if res.Interrupted {
+			// A cut-short run is kept only when it is all there is.
+			if len(results) == 0 && res.IOs > 0 {
+				results, values = append(results, res), append(values, primary(t, res))
+			}
+			runErr = ctx.Err()
+			break
+		}
+		results, values = append(results, res), append(values, primary(t, res))
+		lastRun = time.Since(runStart)
+		if done, _ := rule.Done(values, time.Since(testStart), lastRun); done {
+			break
+		}
+		if t.Writes() && allowance >= 0 && testWritten+testWritten/int64(len(results)) > allowance {
+			r.logf("%s: stopping after %d runs to stay inside the profile's write budget", t.Name, len(results))
+			break
+		}
+	}
+	if len(results) == 0 {
+		return nil, runErr
+	}
+	rt := r.summarise(t, results, values)
+	if rt.Runs < t.MinRuns && runErr == nil {
+		r.out.Warnings = append(r.out.Warnings, fmt.Sprintf("%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond)))
+	}
+	return rt, runErr
+}
+
+// primary is the figure of a run that its test is about.
+func primary(t Test, res *engine.Result) float64 {
+	if t.Primary == PrimaryIOPS {
+		return res.IOPS
+	}
+	return res.MBPerS
+}
+
+// summarise builds the record of a test from its runs: the figures of the median run, the
+// interval of the median, every run's value, the series of the longest run.
+func (r *runner) summarise(t Test, results []*engine.Result, values []float64) *record.Test {
+	sum := stats.Summarize(values)
+	med := medianIndex(values)
+	m := results[med]
+	rt := &record.Test{Name: t.Name, Op: string(t.Pattern), BS: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
+		Engine: string(m.Engine), Direct: !t.Buffered, IOPS: m.IOPS, MBPerS: m.MBPerS, MiBPerS: m.MiBPerS,
+		Primary: t.Primary, LatUS: latency(m.LatUS), CI95Pct: sum.CI95Pct, Runs: len(results),
+		RunValues: slices.Clone(values)}
+	longest := results[0]
+	for _, res := range results {
+		rt.DurationS += res.DurationS
+		rt.Bytes += res.Bytes
+		if res.DurationS > longest.DurationS {
+			longest = res
+		}
+	}
+	rt.Series = longest.Series
+	for _, w := range stats.Warnings(sum, TargetCI95Pct) {
+		if w.Code == stats.WarnNoisy {
+			rt.Noisy = true
+		}
+		if w.Code != stats.WarnSingleRun || t.MaxRuns > 1 {
+			r.out.Warnings = append(r.out.Warnings, t.Name+": "+w.Message)
+		}
+	}
+	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
+	return rt
+}
+
+// medianIndex is the index of the run whose value is the median (the lower middle one for
+// an even count), so the reported figures all come from one real run.
+func medianIndex(values []float64) int {
+	idx := make([]int, len(values))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case values[a] < values[b]:
+			return -1
+		case values[a] > values[b]:
+			return 1
+		}
+		return 0
+	})
+	return idx[(len(idx)-1)/2]
+}
+
+func latency(l stats.LatencySummaryUS) record.Latency {
+	return record.Latency{P50: l.P50, P90: l.P90, P99: l.P99, P999: l.P999, Max: l.Max, Mean: l.Mean}
+}
+
+// ceilingPct is MB/s as a share of the probe's link ceiling, or nil when there is none.
+func ceilingPct(mbPerS float64, rep *probe.Report) *float64 {
+	if rep == nil || rep.CeilingMBPerS <= 0 {
+		return nil
+	}
+	v := mbPerS / rep.CeilingMBPerS * 100
+	return &v
+}
