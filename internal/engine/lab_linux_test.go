@@ -230,3 +230,19 @@ func TestReadOnlyFilesystemFailsClearly(t *testing.T) {
 		t.Fatalf("err = %v, want one saying the filesystem is read-only", err)
 	}
 }
+
+// TestUnmountRightAfterIOUring: a user unmounts the drive as soon as iomark is done. The
+// ring's registered file must not keep the filesystem busy after Run returns.
+func TestUnmountRightAfterIOUring(t *testing.T) {
+	needLab(t, false)
+	d := lab.NewDrive(t, lab.Spec{Name: "engine-umount", SizeMB: 128, FS: "ext4"})
+	_, err := engine.Run(context.Background(), engine.Spec{Target: d.Mnt, Pattern: engine.RandRW, RWMixRead: 50,
+		BlockSize: 4096, QD: 8, Jobs: 2, Engine: engine.EngineIOUring, WorkingSetBytes: 16 << 20,
+		Runtime: 300 * time.Millisecond, Direct: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Down(); err != nil {
+		t.Fatalf("unmount right after an io_uring job: %v", err)
+	}
+}

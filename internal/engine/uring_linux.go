@@ -32,8 +32,10 @@ const (
 
 	uringEnterGetEvents = 1 << 0
 
-	uringRegisterBuffers = 0
-	uringRegisterFiles   = 2
+	uringRegisterBuffers   = 0
+	uringUnregisterBuffers = 1
+	uringRegisterFiles     = 2
+	uringUnregisterFiles   = 3
 
 	uringOffSqRing = 0
 	uringOffCqRing = 0x8000000
@@ -206,6 +208,15 @@ func newRing(entries int, fd int, bufs [][]byte) (r *ring, note string, err erro
 }
 
 func (r *ring) close() {
+	// Drop the registered file and buffers now: a ring's teardown after close is
+	// asynchronous, and a file still registered then keeps its filesystem busy (an unmount
+	// right after the run would fail).
+	if r.fixedFd {
+		_, _, _ = unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), uringUnregisterFiles, 0, 0, 0, 0)
+	}
+	if r.fixedBuf {
+		_, _, _ = unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), uringUnregisterBuffers, 0, 0, 0, 0)
+	}
 	for _, m := range [][]byte{r.sqesMem, r.cqMem, r.ringMem} {
 		if m != nil {
 			_ = unix.Munmap(m)

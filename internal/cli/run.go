@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/iomark/iomark/internal/advice"
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/refdata"
+	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/store"
+)
+
+func init() { subcommands = append(subcommands, newRunCmd) }
+
+type runFlags struct {
+	profile     string
+	asJSON      bool
+	markdown    bool
+	outPath     string
+	price       float64
+	dsn         string
+	noSave      bool
+	engine      string
+	destructive bool
+	confirm     string
+	latency     bool
+}
+
+func newRunCmd() *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run [TARGET]",
+		Short: "Benchmark a drive with a profile, explain the figures, save and rank them",
+		Long: `Run a benchmark profile on TARGET (default: the current directory): identify the drive
+and its link, measure it (warm-up discarded, each figure repeated until its 95% confidence
+interval is within ±5% or its time budget is spent), explain the figures with findings,
+save the run in the local results database and print it.
+
+A directory gets one test file, laid out once and removed at the end (also on error and
+Ctrl-C). A block device is only read unless --destructive --confirm DEVICE names it again.
+Ctrl-C stops at once and keeps what was measured. Every run prints the bytes it wrote and
+how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/methodology.md).`,
+		Example: `  iomark run                          # the quick profile on the current directory
+  iomark run /mnt/ssd --profile pibenchmarks
+  iomark run /media/pi/card --profile a2 --json > card.json
+  iomark run --profile sbc-reviews --markdown`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target := "."
+			if len(args) == 1 {
+				target = args[0]
+			}
+			return runProfile(cmd, target, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.profile, "profile", "quick", "profile: "+strings.Join(profile.Names(), ", "))
+	fl.BoolVar(&f.asJSON, "json", false, "print only the result record as JSON")
+	fl.BoolVar(&f.markdown, "markdown", false, "print the result as Markdown")
+	fl.StringVarP(&f.outPath, "out", "o", "", "also write the result to FILE, in the format its extension names (json, csv, md, html, png, svg)")
+	fl.Float64Var(&f.price, "price", 0, "what the drive cost (USD), kept with the run for price per MB/s and per IOPS")
+	addDBFlag(cmd, &f.dsn)
+	fl.BoolVar(&f.noSave, "no-save", false, "do not save the run in the results database")
+	fl.StringVar(&f.engine, "engine", "", "force an I/O engine for every test: psync or io_uring (default: each test's own, io_uring where it works)")
+	fl.BoolVar(&f.destructive, "destructive", false, "allow writing to a block device TARGET (destroys its data)")
+	fl.StringVar(&f.confirm, "confirm", "", "the block device again, to confirm --destructive")
+	fl.BoolVar(&f.latency, "latency", false, "show latency percentiles of every test")
+	return cmd
+}
+
+func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
+	p, err := profile.ByName(f.profile)
+	if err != nil {
+		return usageError("--profile: %v", err)
+	}
+	if f.asJSON && f.markdown {
+		return usageError("--json and --markdown: choose one")
+	}
+	if f.price < 0 {
+		return usageError("--price cannot be negative")
+	}
+	if f.confirm != "" && !f.destructive {
+		return usageError("--confirm only counts with --destructive")
+	}
+	var outEx report.Exporter
+	if f.outPath != "" {
+		ext := strings.TrimPrefix(filepath.Ext(f.outPath), ".")
+		if outEx, err = report.ByName(ext); err != nil {
+			return usageError("--out %s: cannot tell the format from the extension (use .json, .csv, .md, .html, .png or .svg)", f.outPath)
+		}
+	}
+	stderr := cmd.ErrOrStderr()
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
+	popts := probe.Options{}
+	rep, perr := probe.Probe(abs, popts)
+	if perr != nil {
+		fmt.Fprintf(stderr, "iomark: could not identify the drive (%v); measuring anyway, without a link ceiling\n", perr)
+		rep = nil
+	}
+	rec, err := newRecord(rep, p.Name, abs, "", time.Now())
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
+	if f.price > 0 {
+		rec.PriceUSD = &f.price
+	}
+
+	progress := newRunProgress(stderr, isTerminal(stderr))
+	env := profile.Env{Target: abs, Probe: rep, Progress: progress.event,
+		Log: func(format string, args ...any) {
+			progress.clear()
+			fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
+		},
+		Destructive: f.destructive, Confirm: f.confirm, Engine: engine.Engine(f.engine)}
+	if rep != nil {
+		sampler := probe.NewSampler(rep, popts)
+		env.Sensors = func() record.SensorSample {
+			r := sampler.Read()
+			return record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
+		}
+	}
+	out, runErr := profile.Run(ctx, *p, env)
+	progress.clear()
+	if out == nil {
+		return withExit(exitFailure, runErr)
+	}
+	fillRecord(rec, out, rep)
+
+	if !f.noSave && len(rec.Tests) > 0 {
+		if err := saveRun(ctx, f.dsn, rec); err != nil {
+			fmt.Fprintf(stderr, "iomark: %v — the result is printed below but not saved\n", err)
+		}
+	}
+	if err := printRun(cmd.OutOrStdout(), rec, f); err != nil {
+		return withExit(exitFailure, err)
+	}
+	if outEx != nil {
+		published, _ := refdata.Load()
+		if err := exportTo(nil, f.outPath, outEx, rec, report.Options{Published: published}); err != nil {
+			return withExit(exitFailure, err)
+		}
+	}
+	switch {
+	case runErr != nil:
+		return withExit(exitFailure, fmt.Errorf("%w (the figures above are what was measured before it)", runErr))
+	case rec.Interrupted:
+		return withExit(exitInterrupted, errors.New("interrupted: the figures above are what was measured before the signal"))
+	}
+	return nil
+}
+
+// fillRecord copies what the runner measured into the record and adds the findings.
+func fillRecord(rec *record.Run, out *profile.Outcome, rep *probe.Report) {
+	rec.Target.Kind = out.TargetKind
+	rec.Tests = out.Tests
+	if rec.Tests == nil {
+		rec.Tests = []record.Test{}
+	}
+	rec.Scores, rec.Sensors = out.Scores, out.Sensors
+	rec.BytesWritten, rec.DurationS = out.BytesWritten, out.DurationS
+	rec.Interrupted, rec.Warnings = out.Interrupted, out.Warnings
+	cpus := 0
+	if rec.Host != nil {
+		cpus = rec.Host.CPUs
+	}
+	rec.Findings = append(advice.Evaluate(rep), advice.EvaluateRun(runFacts(rec, cpus))...)
+}
+
+func saveRun(ctx context.Context, dsn string, rec *record.Run) error {
+	// A run interrupted by Ctrl-C must still be saved: use a context the signal did not end.
+	ctx = context.WithoutCancel(ctx)
+	st, err := openStore(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	row, tests, err := rec.StoreRow(store.SourceLocal)
+	if err != nil {
+		return err
+	}
+	if err := st.SaveRun(ctx, row, tests); err != nil {
+		return fmt.Errorf("saving the run: %w", err)
+	}
+	return nil
+}
+
+func printRun(w io.Writer, rec *record.Run, f *runFlags) error {
+	switch {
+	case f.asJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rec)
+	case f.markdown:
+		ex, _ := report.ByName("md")
+		return ex.Export(w, []*record.Run{rec}, report.Options{})
+	}
+	return report.Terminal(w, rec, report.TermOptions{Color: isTerminal(w), Latency: f.latency})
+}
+
+// runProgress shows where a run is: a live line on a terminal, one plain line per finished
+// test elsewhere (logs, pipes), always on stderr.
+type runProgress struct {
+	w     io.Writer
+	tty   bool
+	shown bool
+}
+
+func newRunProgress(w io.Writer, tty bool) *runProgress { return &runProgress{w: w, tty: tty} }
+
+func (p *runProgress) event(e profile.Event) {
+	if e.Phase == "done" && e.Result != nil {
+		p.clear()
+		t := e.Result
+		fig := fmt.Sprintf("%.0f IOPS", t.IOPS)
+		if t.Primary == "mb_per_s" {
+			fig = fmt.Sprintf("%.1f MB/s", t.MBPerS)
+		}
+		fmt.Fprintf(p.w, "[%d/%d] %-22s %s ±%.1f%% (%d runs)\n", e.Index, e.Total, t.Name, fig, t.CI95Pct, t.Runs)
+		return
+	}
+	if !p.tty {
+		return
+	}
+	name := e.Test
+	if name == "" {
+		name = "laying out the test file"
+	}
+	line := fmt.Sprintf("[%d/%d] %s  %s", e.Index, e.Total, name, e.Phase)
+	if e.Run > 0 {
+		line += fmt.Sprintf(" run %d", e.Run)
+	}
+	if e.MBPerS > 0 {
+		line += fmt.Sprintf("  %.0f IOPS  %.1f MB/s", e.IOPS, e.MBPerS)
+	}
+	line += fmt.Sprintf("  elapsed %s", e.Elapsed.Round(time.Second))
+	if e.ETA > 0 {
+		line += fmt.Sprintf("  at most %s left", e.ETA.Round(time.Second))
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s", line)
+	p.shown = true
+}
+
+func (p *runProgress) clear() {
+	if p.tty && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}

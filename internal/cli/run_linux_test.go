@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/record"
+)
+
+func needDrives(t *testing.T) {
+	t.Helper()
+	if err := lab.Available(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the emulated-drive tests: %v", err)
+		}
+		t.Skipf("emulated drives unavailable: %v", err)
+	}
+}
+
+// TestRunQuickEndToEnd runs `iomark run` as a user would, on ext4 on an emulated Pi 4
+// microSD card, and checks the result record, the saved run and the clean-up.
+func TestRunQuickEndToEnd(t *testing.T) {
+	needDrives(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "cli-run", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
+	db := filepath.Join(t.TempDir(), "results.db")
+	before, _ := os.ReadDir(d.Mnt)
+
+	code, out, errOut := runCLI(t, "run", d.Mnt, "--json", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("stdout is not one JSON record: %v\n%s", err, out)
+	}
+	for _, k := range []string{"id", "created_at", "tool_version", "profile", "duration_s", "bytes_written", "device", "link", "mount", "tests", "scores", "findings"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("record lacks %q", k)
+		}
+	}
+	rec, err := record.Decode([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"seq-read-1m", "seq-write-1m", "rand-read-4k-qd1", "rand-write-4k-qd1", "rand-read-4k-qd32", "rand-write-4k-qd32"}
+	for _, name := range want {
+		tst := rec.TestByName(name)
+		if tst == nil {
+			t.Errorf("no test %s", name)
+			continue
+		}
+		for _, k := range []string{"name", "op", "bs", "qd", "jobs", "iops", "mb_per_s", "lat_us", "ci95_pct", "runs"} {
+			if !strings.Contains(out, `"`+k+`"`) {
+				t.Errorf("test keys lack %q", k)
+			}
+		}
+		if tst.Runs < 1 || tst.IOPS <= 0 {
+			t.Errorf("%s: %d runs, %.0f IOPS", name, tst.Runs, tst.IOPS)
+		}
+	}
+	if rec.DurationS > 60 || rec.BytesWritten > 512<<20 || rec.BytesWritten == 0 {
+		t.Errorf("quick took %.1f s and wrote %d bytes; its budget is 60 s and 512 MiB", rec.DurationS, rec.BytesWritten)
+	}
+	if !strings.Contains(errOut, "[6/6]") {
+		t.Errorf("no progress lines on stderr:\n%s", errOut)
+	}
+	after, _ := os.ReadDir(d.Mnt)
+	if len(after) != len(before) {
+		t.Errorf("the run left files in %s: %d entries before, %d after", d.Mnt, len(before), len(after))
+	}
+	code, out, _ = runCLI(t, "history", "--db", db)
+	if code != 0 || !strings.Contains(out, shortID(rec.ID)) {
+		t.Errorf("the run was not saved: history says\n%s", out)
+	}
+}
+
+// TestAboveCeilingOnlyWhenTheLinkCannotCarryIt measures a fast, unthrottled RAM-backed
+// drive. Declared to sit behind USB 2.0 with usb-storage (a Pi 3 B+ fixture), its figures
+// are impossible for the link: above-ceiling must be reported. Judged by its real probe (a
+// loop device, no known ceiling), it must not.
+func TestAboveCeilingOnlyWhenTheLinkCannotCarryIt(t *testing.T) {
+	needDrives(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "cli-ceiling", SizeMB: 512, FS: "ext4"})
+	p, err := profile.ByName("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, err := probe.Probe(d.Mnt, probe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := profile.Run(context.Background(), *p, profile.Env{Target: d.Mnt, Probe: real})
+	if err != nil {
+		t.Fatal(err)
+	}
+	usb2, err := probe.Probe("/media/pi/USBDATA", probe.Options{Root: filepath.Join("..", "probe", "testdata", "pi3bplus-flash-usb-storage")})
+	if err != nil || usb2.CeilingMBPerS <= 0 {
+		t.Fatalf("fixture probe: ceiling %v, %v", usb2, err)
+	}
+	for _, c := range []struct {
+		name string
+		rep  *probe.Report
+		want bool
+	}{{"declared USB 2.0", usb2, true}, {"its real probe", real, false}} {
+		rec, err := newRecord(c.rep, p.Name, d.Mnt, "dir", time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillRecord(rec, out, c.rep)
+		got := false
+		for _, f := range rec.Findings {
+			got = got || f.ID == "above-ceiling"
+		}
+		if got != c.want {
+			seq := rec.TestByName("seq-read-1m")
+			t.Errorf("%s: above-ceiling %v, want %v (seq-read %.0f MB/s, ceiling %.0f MB/s)", c.name, got, c.want, seq.MBPerS, rec.CeilingMBPerS)
+		}
+	}
+}
