@@ -18,7 +18,7 @@ func sdIDSuspect(r *probe.Report) []Finding {
 		ID:       "sd-id-suspect",
 		Severity: Warn,
 		Message:  fmt.Sprintf("the card's identity looks forged (manfid 0x%02x, oemid %q, name %q): it may be a counterfeit with less real capacity or speed", s.ManfID, s.OEMID, s.Name),
-		Fix:      "verify its real capacity with `iomark verify-capacity` (destroys its data) before trusting it with data; buy cards from the maker's authorised sellers",
+		Fix:      "write the card full and read it back (e.g. f3write and f3read from the f3 package) before trusting it with data; buy cards from the maker's authorised sellers",
 		Evidence: strings.Join(s.SuspectReasons, "; "),
 	})
 }

@@ -23,7 +23,8 @@ var nominalGB = []float64{
 }
 
 // Suspect applies counterfeit heuristics to a card's CID and CSD and returns true with one
-// short reason per hit. A hit is a hint, not proof: iomark verify-capacity gives proof.
+// short reason per hit. A hit is a hint, not proof: only writing the card full and reading it
+// back proves its capacity.
 func Suspect(cid CID, csd CSD) (bool, []string) {
 	return SuspectAt(cid, csd, time.Now())
 }
