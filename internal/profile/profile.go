@@ -90,12 +90,19 @@ type Test struct {
 	Budget           time.Duration
 	MinRuns, MaxRuns int
 
+	// WriteShare weighs this test's part of the profile's write budget against the other
+	// write tests' (0 counts as 1): a sequential write moves far more bytes in its time than
+	// a 4 KiB random one.
+	WriteShare int
+
 	// Sustained, when set, makes this one long write sampled every second (see sustained.go).
 	Sustained *SustainedSpec
 }
 
 // Writes reports whether the test writes.
 func (t Test) Writes() bool { return t.Pattern.Writes() }
+
+func (t Test) writeShare() int { return max(t.WriteShare, 1) }
 
 // registry holds every profile by name; each profile file adds its own in init-free form
 // through the all() list below, so the set is visible in one place.

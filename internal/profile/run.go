@@ -239,19 +239,14 @@ func (r *runner) setTest(name string) {
 }
 
 func (r *runner) runTests(ctx context.Context) error {
-	writeTestsLeft := 0
-	for _, t := range r.p.Tests {
-		if t.Writes() {
-			writeTestsLeft++
-		}
-	}
+	sharesLeft := writeShares(r.p.Tests)
 	for i, t := range r.p.Tests {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if t.Writes() && !r.mayWrite {
 			r.out.Warnings = append(r.out.Warnings, fmt.Sprintf("%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target))
-			writeTestsLeft--
+			sharesLeft -= t.writeShare()
 			continue
 		}
 		if i > 0 && r.p.RestBetweenTests > 0 {
@@ -271,12 +266,12 @@ func (r *runner) runTests(ctx context.Context) error {
 		} else {
 			allowance := int64(-1)
 			if t.Writes() {
-				allowance = writeAllowance(r.p.MaxBytesWritten, r.out.BytesWritten, writeTestsLeft)
+				allowance = writeAllowance(r.p.MaxBytesWritten, r.out.BytesWritten, t.writeShare(), sharesLeft)
 			}
 			rt, err = r.runRepeated(ctx, i, t, allowance)
 		}
 		if t.Writes() {
-			writeTestsLeft--
+			sharesLeft -= t.writeShare()
 		}
 		if rt != nil {
 			r.out.Tests = append(r.out.Tests, *rt)
@@ -341,7 +336,7 @@ func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (re
 // runRepeated runs test t until stats.StopRule is satisfied, after a discarded warm-up, and
 // summarises the runs as one record.Test (nil when nothing was measured).
 func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64) (*record.Test, error) {
-	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), len(r.p.Tests)-i)
+	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), budgetsFrom(r.p.Tests[i:]))
 	rule := stats.StopRule{TargetCI95Pct: TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: budget}
 	testStart := time.Now()
 	region, rb, err := r.prepareRegion(ctx, t, allowance)

@@ -27,7 +27,7 @@ const (
 // size or time bound, or once the rate after a cliff has settled.
 func (r *runner) runSustained(ctx context.Context, i int, t Test) (*record.Test, error) {
 	ss := t.Sustained
-	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), len(r.p.Tests)-i)
+	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), budgetsFrom(r.p.Tests[i:]))
 	dur := min(ss.MaxDuration, budget)
 	region, err := r.sustainedRegion(t, ss)
 	if err != nil {
