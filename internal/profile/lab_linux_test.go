@@ -162,7 +162,10 @@ func TestPibenchmarksScoreOnEmulatedMicroSD(t *testing.T) {
 	if want != 1206 {
 		t.Fatalf("expected score %d, want 1206 by hand", want)
 	}
-	out, err := Run(context.Background(), *PiBenchmarks(), Env{Target: d.Mnt, Log: t.Logf})
+	// The probe names the disk under the filesystem, so the hdparm-style read reads it, as
+	// hdparm reads $BootDrive (read-only, while mounted, like hdparm).
+	rep := &probe.Report{Device: &probe.Device{Path: d.Dev, CapacityBytes: 512 * MiB}}
+	out, err := Run(context.Background(), *PiBenchmarks(), Env{Target: d.Mnt, Probe: rep, Log: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,9 @@ type Test struct {
 	Buffered bool
 	// DropCache evicts the target's page cache before each run (hdparm -t, dd).
 	DropCache bool
+	// DeviceRead reads the whole disk the target lives on (probe's device) when it can be
+	// opened, as hdparm -t reads its device; else the test file. Read-only tests only.
+	DeviceRead bool
 	// EndFsync fsyncs once after the last write and counts it in the time (dd conv=fsync,
 	// iozone -e).
 	EndFsync bool
@@ -166,6 +169,9 @@ func (p *Profile) Validate() error {
 		}
 		if t.MaxRuns < 1 || t.MinRuns < 1 || t.MinRuns > t.MaxRuns {
 			return fmt.Errorf("profile %s, test %s: runs %d..%d", p.Name, t.Name, t.MinRuns, t.MaxRuns)
+		}
+		if t.DeviceRead && t.Writes() {
+			return fmt.Errorf("profile %s, test %s: a device read cannot write", p.Name, t.Name)
 		}
 		if t.RegionBytes > p.FileBytes {
 			return fmt.Errorf("profile %s, test %s: region larger than the test file", p.Name, t.Name)

@@ -292,10 +292,29 @@ func (r *runner) spec(t Test, region, runBytes int64, runTime, ramp time.Duratio
 	if r.env.Engine != "" {
 		eng = r.env.Engine
 	}
-	return engine.Spec{Target: r.target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
+	target := r.target
+	if dev := r.deviceFor(t); dev != "" {
+		target = dev
+	}
+	return engine.Spec{Target: target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
 		Engine: eng, WorkingSetBytes: region, IOBudgetBytes: runBytes, Runtime: runTime, Ramp: ramp,
 		Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
 		Destructive: r.destructive, Confirm: r.env.Confirm, Progress: onProgress, Log: r.env.Log}
+}
+
+// deviceFor is the disk a DeviceRead test reads: the probe's whole-disk device when this
+// process can open it for reading (root, usually), else "" (the test reads the test file).
+func (r *runner) deviceFor(t Test) string {
+	if !t.DeviceRead || t.Writes() || r.env.Probe == nil || r.env.Probe.Device == nil || r.env.Probe.Device.Path == "" {
+		return ""
+	}
+	p := r.env.Probe.Device.Path
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	f.Close()
+	return p
 }
 
 // prepareRegion returns the region and per-run byte bound of t, growing the shared test file
@@ -311,6 +330,17 @@ func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (re
 		layoutRate = r.file.LayoutMBPerS
 	}
 	rb = runBytes(t, layoutRate, allowance)
+	if dev := r.deviceFor(t); dev != "" {
+		// The whole disk from its first byte, as hdparm reads it: bounded by time, and by
+		// the disk's size so a run never wraps onto blocks the page cache already holds.
+		region, rb = 0, 0
+		if c := int64(r.env.Probe.Device.CapacityBytes); c > 0 {
+			region = c - c%int64(t.BlockSize)
+			rb = region
+		}
+		r.logf("%s reads %s, the disk the target is on", t.Name, dev)
+		return region, rb, nil
+	}
 	if !t.Buffered {
 		return region, rb, nil
 	}
@@ -353,7 +383,11 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 	}
 	one := func(phase string, run int, runTime, ramp time.Duration) (*engine.Result, error) {
 		if t.DropCache {
-			if err := engine.DropCache(r.target); err != nil {
+			target := r.target
+			if dev := r.deviceFor(t); dev != "" {
+				target = dev
+			}
+			if err := engine.DropCache(target); err != nil {
 				r.logf("%s: %v", t.Name, err)
 			}
 		}
