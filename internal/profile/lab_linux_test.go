@@ -115,6 +115,9 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 		if tc.Primary != w.primary || !within(got, w.value, labTolerance) {
 			t.Errorf("%s = %.1f %s, want %.0f ±5%%", tc.Name, got, tc.Primary, w.value)
 		}
+		if cpu, ok := out.CPU[tc.Name]; !ok || cpu.UsrS+cpu.SysS <= 0 {
+			t.Errorf("%s: no CPU use recorded (%+v)", tc.Name, cpu)
+		}
 		if tc.CeilingPct == nil || !within(*tc.CeilingPct, tc.MBPerS/80*100, 1e-9) {
 			t.Errorf("%s: ceiling share %v, want MB/s over 80 MB/s", tc.Name, tc.CeilingPct)
 		}

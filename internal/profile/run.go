@@ -66,6 +66,26 @@ type Outcome struct {
 	DurationS    float64
 	Interrupted  bool
 	Warnings     []string
+	// CPU is the CPU time each test's reported run cost (by test name), for the cpu-bound
+	// finding: record.Test has no field for it yet.
+	CPU map[string]engine.CPU
+	// EngineNotes says, by test name, what the engine fell back to (e.g. psync when io_uring
+	// is unavailable), when it did.
+	EngineNotes map[string]string
+}
+
+// note keeps the CPU use and engine note of a test's reported run.
+func (o *Outcome) note(name string, res *engine.Result) {
+	if o.CPU == nil {
+		o.CPU = map[string]engine.CPU{}
+	}
+	o.CPU[name] = res.CPU
+	if res.EngineNote != "" {
+		if o.EngineNotes == nil {
+			o.EngineNotes = map[string]string{}
+		}
+		o.EngineNotes[name] = res.EngineNote
+	}
 }
 
 // runner holds one run's state.
@@ -491,6 +511,7 @@ func (r *runner) summarise(t Test, results []*engine.Result, values []float64) *
 		}
 	}
 	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
+	r.out.note(t.Name, m)
 	return rt
 }
 

@@ -68,6 +68,7 @@ func (r *runner) runSustained(ctx context.Context, i int, t Test) (*record.Test,
 		Primary: t.Primary, LatUS: latency(res.LatUS), Runs: 1, RunValues: []float64{res.MBPerS},
 		DurationS: res.DurationS, Bytes: res.Bytes, Series: res.Series}
 	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
+	r.out.note(t.Name, res)
 	r.mu.Lock()
 	temps := sensorTemps(r.out.Sensors, t.Name, testStart)
 	r.mu.Unlock()
