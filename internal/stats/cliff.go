@@ -9,8 +9,13 @@ import (
 //
 //   - both sides hold at least cliffMinSide samples (a dip at the very end is not sustained);
 //   - After ≤ cliffFraction·Before, i.e. the rate fell by at least 20%;
-//   - at least cliffStayFraction (90%) of the samples from k on are below cliffFraction·Before:
-//     the rate stays down, so one dip, or a slow patch the drive recovers from, is no cliff.
+//   - with the threshold cliffFraction·Before: the sample before k is at or above it (the
+//     cliff is where the rate leaves the higher level, not somewhere along the lower one), the
+//     cliffMinSide samples from k on are all below it (the rate drops at once, so a dip just
+//     before a cliff does not pull the index early), and at least cliffStayFraction (90%) of
+//     all samples from k on are below it: the rate stays down, so one dip, or a slow patch the
+//     drive recovers from, is no cliff, while the odd burst after the cliff (an SLC cache
+//     freeing a few blocks) does not hide it.
 //
 // Among the indexes that qualify, the cliff is the one that best splits the series in two
 // levels: the least sum of squared deviations from each side's mean (the single change point
@@ -55,7 +60,9 @@ func FindCliff(xs []float64) Cliff {
 	for k := cliffMinSide; k <= n-cliffMinSide; k++ {
 		before := sum[k] / float64(k)
 		after := (sum[n] - sum[k]) / float64(n-k)
-		if before <= 0 || after > cliffFraction*before || !staysBelow(z[k:], cliffFraction*before) {
+		limit := cliffFraction * before
+		if before <= 0 || after > limit || z[k-1] < limit ||
+			!dropsAtOnce(z[k:k+cliffMinSide], limit) || !staysBelow(z[k:], limit) {
 			continue
 		}
 		sse := sumSq[n] - sum[k]*sum[k]/float64(k) - (sum[n]-sum[k])*(sum[n]-sum[k])/float64(n-k)
@@ -75,6 +82,16 @@ func FindCliff(xs []float64) Cliff {
 		After:   clampFinite(after * scale),
 		DropPct: 100 * (1 - after/before),
 	}
+}
+
+// dropsAtOnce reports whether every one of xs is below limit.
+func dropsAtOnce(xs []float64, limit float64) bool {
+	for _, v := range xs {
+		if v >= limit {
+			return false
+		}
+	}
+	return true
 }
 
 // staysBelow reports whether at least cliffStayFraction of xs are below limit.

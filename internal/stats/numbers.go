@@ -68,8 +68,16 @@ func medianSorted(sorted []float64) float64 {
 	case n%2 == 1:
 		return sorted[n/2]
 	}
-	// Halve before adding: the sum of two huge values would overflow.
-	return sorted[n/2-1]/2 + sorted[n/2]/2
+	return midpoint(sorted[n/2-1], sorted[n/2])
+}
+
+// midpoint is (a+b)/2 for a ≤ b without overflow (a+b of two huge values) and without the
+// rounding of a/2 + b/2 on subnormals, so it always lies in [a, b].
+func midpoint(a, b float64) float64 {
+	if (a < 0) != (b < 0) {
+		return (a + b) / 2 // opposite signs: the sum cannot overflow
+	}
+	return a + (b-a)/2 // same sign: the difference cannot overflow
 }
 
 // median is the median of xs, which it does not modify.

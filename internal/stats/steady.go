@@ -23,8 +23,8 @@ const (
 
 // SteadyState finds where a series settles: the first index start such that xs[start :
 // start+window] meets the SNIA PTS rule above, and that window's mean. window < 2 means
-// DefaultSteadyWindow. ok is false when no window qualifies, the series is shorter than a
-// window, or a window holds a non-finite value.
+// DefaultSteadyWindow. ok is false when no window qualifies or the series is shorter than a
+// window; a window holding a non-finite value never qualifies.
 //
 // A series with an SLC-cache cliff is steady before the cliff too; to find the rate it
 // settles at after the cliff pass xs[cliff.Index:].

@@ -94,14 +94,19 @@ func Summarize(xs []float64) Summary {
 		lowZ, highZ = sorted[j-1]/scale, sorted[n-j]/scale
 		s.CIMethod, s.CICoverage = CIMethodOrderStatist, coverage
 	} else {
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-ciLevel)/2)
-		half := t * sdZ / math.Sqrt(float64(n))
+		half := tCritical(n-1) * sdZ / math.Sqrt(float64(n))
 		lowZ, highZ = meanZ-half, meanZ+half
 		s.CIMethod, s.CICoverage = CIMethodT, ciLevel
 	}
 	s.CI95Low, s.CI95High = clampFinite(lowZ*scale), clampFinite(highZ*scale)
 	s.CI95Pct = relativeHalfWidthPct(s.Median/scale, lowZ, highZ)
 	return s
+}
+
+// tCritical is the two-sided 95% critical value of Student's t with df degrees of freedom,
+// t(0.975, df).
+func tCritical(df int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-ciLevel)/2)
 }
 
 // medianOrderStatistic returns the 1-based index j of the order statistics [x(j), x(n+1-j)]
