@@ -309,3 +309,21 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 		t.Errorf("test files left behind: %v", left)
 	}
 }
+
+// TestErrorRemovesTheTestFile: a run that fails (here: an engine name the engine refuses)
+// returns the error with what was measured, and removes its test file.
+func TestErrorRemovesTheTestFile(t *testing.T) {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "profile-err", SizeMB: 256, FS: "ext4"})
+	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	out, err := Run(context.Background(), *Quick(), Env{Target: d.Mnt, Engine: "bogus"})
+	if err == nil || !strings.Contains(err.Error(), "seq-read-1m") || !strings.Contains(err.Error(), "unknown engine") {
+		t.Errorf("err = %v, want the first test's engine error", err)
+	}
+	if out == nil || out.Interrupted || len(out.Tests) != 0 || out.BytesWritten != quickFileBytes {
+		t.Errorf("outcome %+v: want no tests and the layout counted", out)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind after an error: %v", left)
+	}
+}
