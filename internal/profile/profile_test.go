@@ -323,7 +323,7 @@ func TestAnalyseSustained(t *testing.T) {
 		}
 		series = append(series, engine.Point{TS: float64(i), MBPerS: mb})
 	}
-	temps := []tempSample{{0, 40}, {10, 55}, {20, 72}, {40, 75}}
+	temps := []TempSample{{0, 40}, {10, 55}, {20, 72}, {40, 75}}
 	s := AnalyseSustained(series, 1, 3200e6, temps)
 	if !s.CliffFound || s.CliffAtS != 20 || s.CliffAtBytes != 2000e6 || s.BeforeMBPerS != 100 || s.AfterMBPerS != 30 {
 		t.Fatalf("cliff = %+v", s)
@@ -337,7 +337,7 @@ func TestAnalyseSustained(t *testing.T) {
 		t.Errorf("flat = %+v", s)
 	}
 	// A cool drive is not thermal-suspect.
-	if s := AnalyseSustained(series, 1, 3200e6, []tempSample{{0, 40}, {20, 45}}); s.ThermalSuspect {
+	if s := AnalyseSustained(series, 1, 3200e6, []TempSample{{0, 40}, {20, 45}}); s.ThermalSuspect {
 		t.Errorf("cool drive flagged thermal: %+v", s)
 	}
 }
