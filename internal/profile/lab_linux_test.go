@@ -115,6 +115,9 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 		if tc.Primary != w.primary || !within(got, w.value, labTolerance) {
 			t.Errorf("%s = %.1f %s, want %.0f ±5%%", tc.Name, got, tc.Primary, w.value)
 		}
+		if cpu, ok := out.CPU[tc.Name]; !ok || cpu.UsrS+cpu.SysS <= 0 {
+			t.Errorf("%s: no CPU use recorded (%+v)", tc.Name, cpu)
+		}
 		if tc.CeilingPct == nil || !within(*tc.CeilingPct, tc.MBPerS/80*100, 1e-9) {
 			t.Errorf("%s: ceiling share %v, want MB/s over 80 MB/s", tc.Name, tc.CeilingPct)
 		}
@@ -162,7 +165,10 @@ func TestPibenchmarksScoreOnEmulatedMicroSD(t *testing.T) {
 	if want != 1206 {
 		t.Fatalf("expected score %d, want 1206 by hand", want)
 	}
-	out, err := Run(context.Background(), *PiBenchmarks(), Env{Target: d.Mnt, Log: t.Logf})
+	// The probe names the disk under the filesystem, so the hdparm-style read reads it, as
+	// hdparm reads $BootDrive (read-only, while mounted, like hdparm).
+	rep := &probe.Report{Device: &probe.Device{Path: d.Dev, CapacityBytes: 512 * MiB}}
+	out, err := Run(context.Background(), *PiBenchmarks(), Env{Target: d.Mnt, Probe: rep, Log: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,5 +307,23 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 	}
 	if left := leftovers(t, d.Mnt); len(left) > 0 {
 		t.Errorf("test files left behind: %v", left)
+	}
+}
+
+// TestErrorRemovesTheTestFile: a run that fails (here: an engine name the engine refuses)
+// returns the error with what was measured, and removes its test file.
+func TestErrorRemovesTheTestFile(t *testing.T) {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "profile-err", SizeMB: 256, FS: "ext4"})
+	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	out, err := Run(context.Background(), *Quick(), Env{Target: d.Mnt, Engine: "bogus"})
+	if err == nil || !strings.Contains(err.Error(), "seq-read-1m") || !strings.Contains(err.Error(), "unknown engine") {
+		t.Errorf("err = %v, want the first test's engine error", err)
+	}
+	if out == nil || out.Interrupted || len(out.Tests) != 0 || out.BytesWritten != quickFileBytes {
+		t.Errorf("outcome %+v: want no tests and the layout counted", out)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind after an error: %v", left)
 	}
 }

@@ -79,7 +79,7 @@ func PiBenchmarks() *Profile {
 		Tests: []Test{
 			rep(Test{Name: PibHdparmRead, Label: "hdparm -t", Peer: "hdparm -t (buffered device reads after flushing the buffer cache)",
 				Pattern: engine.Read, BlockSize: 2 * MiB, QD: 1, Engine: engine.EnginePsync, Buffered: true, DropCache: true,
-				Primary: PrimaryMBPerS, RunTime: pibHdparmTime, RunBytes: pibFileBytes, Budget: 12 * time.Second}),
+				DeviceRead: true, Primary: PrimaryMBPerS, RunTime: pibHdparmTime, RunBytes: pibFileBytes, Budget: 12 * time.Second}),
 			rep(Test{Name: PibDDWrite, Label: "dd bs=4k conv=fsync", Peer: "dd if=/dev/zero of=test bs=4k count=130k conv=fsync",
 				Pattern: engine.Write, BlockSize: 4 * KiB, QD: 1, Engine: engine.EnginePsync, Buffered: true, DropCache: true,
 				EndFsync: true, Primary: PrimaryMBPerS, RunTime: 30 * time.Second, RunBytes: pibDDBytes,

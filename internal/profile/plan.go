@@ -11,29 +11,51 @@ const TargetCI95Pct = 5
 // The planning rules below are pure functions of the profile and what the run has used so
 // far, so they are tested without I/O (plan_test.go) and the runner only applies them.
 
-// testBudget is the time test i may use: its own budget, shrunk so that the tests left
-// (this one included) share what remains of the profile's MaxDuration equally. A test that
-// finishes early leaves its share to the ones after it.
-func testBudget(t Test, maxDuration, elapsed time.Duration, testsLeft int) time.Duration {
+// testBudget is the time test t may use: its own budget, shrunk so that the tests left
+// (this one included, their budgets summing to budgetsLeft) share what remains of the
+// profile's MaxDuration in proportion to their budgets. A test that finishes early leaves
+// its time to the ones after it.
+func testBudget(t Test, maxDuration, elapsed, budgetsLeft time.Duration) time.Duration {
 	b := t.Budget
-	if maxDuration > 0 && testsLeft > 0 {
-		b = min(b, (maxDuration-elapsed)/time.Duration(testsLeft))
+	if maxDuration > 0 && budgetsLeft > 0 {
+		share := time.Duration(float64(maxDuration-elapsed) * float64(t.Budget) / float64(budgetsLeft))
+		b = min(b, share)
 	}
 	return max(b, 0)
 }
 
+// budgetsFrom sums the budgets of ts.
+func budgetsFrom(ts []Test) time.Duration {
+	var d time.Duration
+	for _, t := range ts {
+		d += t.Budget
+	}
+	return d
+}
+
 // writeAllowance is what a write test may write: the profile's write budget left after what
-// was written so far, shared equally by the write tests left (this one included). -1 means
-// no bound.
-func writeAllowance(maxBytes, written int64, writeTestsLeft int) int64 {
+// was written so far, shared by the write tests left (this one included) in proportion to
+// their WriteShare. -1 means no bound.
+func writeAllowance(maxBytes, written int64, share, sharesLeft int) int64 {
 	if maxBytes <= 0 {
 		return -1
 	}
 	left := maxBytes - written
-	if left <= 0 || writeTestsLeft <= 0 {
+	if left <= 0 || sharesLeft <= 0 {
 		return 0
 	}
-	return left / int64(writeTestsLeft)
+	return left / int64(sharesLeft) * int64(share)
+}
+
+// writeShares sums the WriteShare of the write tests in ts.
+func writeShares(ts []Test) int {
+	n := 0
+	for _, t := range ts {
+		if t.Writes() {
+			n += t.writeShare()
+		}
+	}
+	return n
 }
 
 // runBytes is the byte bound of one repetition (0: none): the test's own, capped at what
@@ -115,17 +137,12 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 		e.BytesWritten = p.FileBytes
 		e.Duration = time.Duration(float64(p.FileBytes) / layoutRate * float64(time.Second))
 	}
-	writeTestsLeft := 0
-	for _, t := range p.Tests {
-		if t.Writes() {
-			writeTestsLeft++
-		}
-	}
+	sharesLeft := writeShares(p.Tests)
 	for i, t := range p.Tests {
 		if i > 0 {
 			e.Duration += p.RestBetweenTests
 		}
-		budget := testBudget(t, p.MaxDuration, e.Duration, len(p.Tests)-i)
+		budget := testBudget(t, p.MaxDuration, e.Duration, budgetsFrom(p.Tests[i:]))
 		if t.Sustained != nil {
 			sec := min(budget, t.Sustained.MaxDuration).Seconds()
 			e.Duration += time.Duration(sec * float64(time.Second))
@@ -134,8 +151,8 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 		}
 		allowance := int64(-1)
 		if t.Writes() {
-			allowance = writeAllowance(p.MaxBytesWritten, e.BytesWritten, writeTestsLeft)
-			writeTestsLeft--
+			allowance = writeAllowance(p.MaxBytesWritten, e.BytesWritten, t.writeShare(), sharesLeft)
+			sharesLeft -= t.writeShare()
 		}
 		rb := runBytes(t, d.WriteMBPerS, allowance)
 		runSec := t.RunTime.Seconds()

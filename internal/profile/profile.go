@@ -62,6 +62,9 @@ type Test struct {
 	Buffered bool
 	// DropCache evicts the target's page cache before each run (hdparm -t, dd).
 	DropCache bool
+	// DeviceRead reads the whole disk the target lives on (probe's device) when it can be
+	// opened, as hdparm -t reads its device; else the test file. Read-only tests only.
+	DeviceRead bool
 	// EndFsync fsyncs once after the last write and counts it in the time (dd conv=fsync,
 	// iozone -e).
 	EndFsync bool
@@ -90,12 +93,19 @@ type Test struct {
 	Budget           time.Duration
 	MinRuns, MaxRuns int
 
+	// WriteShare weighs this test's part of the profile's write budget against the other
+	// write tests' (0 counts as 1): a sequential write moves far more bytes in its time than
+	// a 4 KiB random one.
+	WriteShare int
+
 	// Sustained, when set, makes this one long write sampled every second (see sustained.go).
 	Sustained *SustainedSpec
 }
 
 // Writes reports whether the test writes.
 func (t Test) Writes() bool { return t.Pattern.Writes() }
+
+func (t Test) writeShare() int { return max(t.WriteShare, 1) }
 
 // registry holds every profile by name; each profile file adds its own in init-free form
 // through the all() list below, so the set is visible in one place.
@@ -159,6 +169,9 @@ func (p *Profile) Validate() error {
 		}
 		if t.MaxRuns < 1 || t.MinRuns < 1 || t.MinRuns > t.MaxRuns {
 			return fmt.Errorf("profile %s, test %s: runs %d..%d", p.Name, t.Name, t.MinRuns, t.MaxRuns)
+		}
+		if t.DeviceRead && t.Writes() {
+			return fmt.Errorf("profile %s, test %s: a device read cannot write", p.Name, t.Name)
 		}
 		if t.RegionBytes > p.FileBytes {
 			return fmt.Errorf("profile %s, test %s: region larger than the test file", p.Name, t.Name)

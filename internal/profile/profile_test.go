@@ -178,30 +178,39 @@ func TestTestBudget(t *testing.T) {
 		name      string
 		max       time.Duration
 		elapsed   time.Duration
-		left      int
+		left      time.Duration // budgets of the tests left, this one included
 		wantLimit time.Duration
 	}{
-		{"no profile bound", 0, 50 * time.Second, 3, 8 * time.Second},
-		{"plenty left", 60 * time.Second, 10 * time.Second, 3, 8 * time.Second},
-		{"shared out", 60 * time.Second, 40 * time.Second, 4, 5 * time.Second},
-		{"over time", 60 * time.Second, 70 * time.Second, 2, 0},
+		{"no profile bound", 0, 50 * time.Second, 24 * time.Second, 8 * time.Second},
+		{"plenty left", 60 * time.Second, 10 * time.Second, 24 * time.Second, 8 * time.Second},
+		{"shared by budget", 60 * time.Second, 40 * time.Second, 32 * time.Second, 5 * time.Second},
+		{"over time", 60 * time.Second, 70 * time.Second, 16 * time.Second, 0},
 	}
 	for _, c := range cases {
 		if got := testBudget(tc, c.max, c.elapsed, c.left); got != c.wantLimit {
 			t.Errorf("%s: %v, want %v", c.name, got, c.wantLimit)
 		}
 	}
+	if got := budgetsFrom(Quick().Tests); got != 50*time.Second {
+		t.Errorf("quick budgets sum to %v, want 2×11 s + 4×7 s", got)
+	}
 }
 
 func TestWriteAllowanceAndRunBytes(t *testing.T) {
-	if got := writeAllowance(0, 1<<40, 3); got != -1 {
+	if got := writeAllowance(0, 1<<40, 1, 3); got != -1 {
 		t.Errorf("unbounded allowance = %d", got)
 	}
-	if got := writeAllowance(512*MiB, 128*MiB, 3); got != 128*MiB {
+	if got := writeAllowance(512*MiB, 128*MiB, 1, 3); got != 128*MiB {
 		t.Errorf("allowance = %d, want 128 MiB", got)
 	}
-	if got := writeAllowance(512*MiB, 600*MiB, 1); got != 0 {
+	if got := writeAllowance(512*MiB, 128*MiB, 4, 6); got != 256*MiB {
+		t.Errorf("weighted allowance = %d, want 4/6 of 384 MiB", got)
+	}
+	if got := writeAllowance(512*MiB, 600*MiB, 1, 1); got != 0 {
 		t.Errorf("overdrawn allowance = %d", got)
+	}
+	if got := writeShares(Quick().Tests); got != 6 {
+		t.Errorf("quick write shares = %d, want 4+1+1", got)
 	}
 	seqW := Test{Pattern: engine.Write, BlockSize: MiB, MinRuns: 3, WarmUp: time.Second}
 	if got := runBytes(seqW, 0, 128*MiB); got != 32*MiB {
@@ -314,7 +323,7 @@ func TestAnalyseSustained(t *testing.T) {
 		}
 		series = append(series, engine.Point{TS: float64(i), MBPerS: mb})
 	}
-	temps := []tempSample{{0, 40}, {10, 55}, {20, 72}, {40, 75}}
+	temps := []TempSample{{0, 40}, {10, 55}, {20, 72}, {40, 75}}
 	s := AnalyseSustained(series, 1, 3200e6, temps)
 	if !s.CliffFound || s.CliffAtS != 20 || s.CliffAtBytes != 2000e6 || s.BeforeMBPerS != 100 || s.AfterMBPerS != 30 {
 		t.Fatalf("cliff = %+v", s)
@@ -328,7 +337,7 @@ func TestAnalyseSustained(t *testing.T) {
 		t.Errorf("flat = %+v", s)
 	}
 	// A cool drive is not thermal-suspect.
-	if s := AnalyseSustained(series, 1, 3200e6, []tempSample{{0, 40}, {20, 45}}); s.ThermalSuspect {
+	if s := AnalyseSustained(series, 1, 3200e6, []TempSample{{0, 40}, {20, 45}}); s.ThermalSuspect {
 		t.Errorf("cool drive flagged thermal: %+v", s)
 	}
 }

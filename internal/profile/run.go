@@ -66,6 +66,26 @@ type Outcome struct {
 	DurationS    float64
 	Interrupted  bool
 	Warnings     []string
+	// CPU is the CPU time each test's reported run cost (by test name), for the cpu-bound
+	// finding: record.Test has no field for it yet.
+	CPU map[string]engine.CPU
+	// EngineNotes says, by test name, what the engine fell back to (e.g. psync when io_uring
+	// is unavailable), when it did.
+	EngineNotes map[string]string
+}
+
+// note keeps the CPU use and engine note of a test's reported run.
+func (o *Outcome) note(name string, res *engine.Result) {
+	if o.CPU == nil {
+		o.CPU = map[string]engine.CPU{}
+	}
+	o.CPU[name] = res.CPU
+	if res.EngineNote != "" {
+		if o.EngineNotes == nil {
+			o.EngineNotes = map[string]string{}
+		}
+		o.EngineNotes[name] = res.EngineNote
+	}
 }
 
 // runner holds one run's state.
@@ -239,19 +259,14 @@ func (r *runner) setTest(name string) {
 }
 
 func (r *runner) runTests(ctx context.Context) error {
-	writeTestsLeft := 0
-	for _, t := range r.p.Tests {
-		if t.Writes() {
-			writeTestsLeft++
-		}
-	}
+	sharesLeft := writeShares(r.p.Tests)
 	for i, t := range r.p.Tests {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if t.Writes() && !r.mayWrite {
 			r.out.Warnings = append(r.out.Warnings, fmt.Sprintf("%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target))
-			writeTestsLeft--
+			sharesLeft -= t.writeShare()
 			continue
 		}
 		if i > 0 && r.p.RestBetweenTests > 0 {
@@ -271,12 +286,12 @@ func (r *runner) runTests(ctx context.Context) error {
 		} else {
 			allowance := int64(-1)
 			if t.Writes() {
-				allowance = writeAllowance(r.p.MaxBytesWritten, r.out.BytesWritten, writeTestsLeft)
+				allowance = writeAllowance(r.p.MaxBytesWritten, r.out.BytesWritten, t.writeShare(), sharesLeft)
 			}
 			rt, err = r.runRepeated(ctx, i, t, allowance)
 		}
 		if t.Writes() {
-			writeTestsLeft--
+			sharesLeft -= t.writeShare()
 		}
 		if rt != nil {
 			r.out.Tests = append(r.out.Tests, *rt)
@@ -297,10 +312,29 @@ func (r *runner) spec(t Test, region, runBytes int64, runTime, ramp time.Duratio
 	if r.env.Engine != "" {
 		eng = r.env.Engine
 	}
-	return engine.Spec{Target: r.target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
+	target := r.target
+	if dev := r.deviceFor(t); dev != "" {
+		target = dev
+	}
+	return engine.Spec{Target: target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
 		Engine: eng, WorkingSetBytes: region, IOBudgetBytes: runBytes, Runtime: runTime, Ramp: ramp,
 		Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
 		Destructive: r.destructive, Confirm: r.env.Confirm, Progress: onProgress, Log: r.env.Log}
+}
+
+// deviceFor is the disk a DeviceRead test reads: the probe's whole-disk device when this
+// process can open it for reading (root, usually), else "" (the test reads the test file).
+func (r *runner) deviceFor(t Test) string {
+	if !t.DeviceRead || t.Writes() || r.env.Probe == nil || r.env.Probe.Device == nil || r.env.Probe.Device.Path == "" {
+		return ""
+	}
+	p := r.env.Probe.Device.Path
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	f.Close()
+	return p
 }
 
 // prepareRegion returns the region and per-run byte bound of t, growing the shared test file
@@ -316,6 +350,17 @@ func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (re
 		layoutRate = r.file.LayoutMBPerS
 	}
 	rb = runBytes(t, layoutRate, allowance)
+	if dev := r.deviceFor(t); dev != "" {
+		// The whole disk from its first byte, as hdparm reads it: bounded by time, and by
+		// the disk's size so a run never wraps onto blocks the page cache already holds.
+		region, rb = 0, 0
+		if c := int64(r.env.Probe.Device.CapacityBytes); c > 0 {
+			region = c - c%int64(t.BlockSize)
+			rb = region
+		}
+		r.logf("%s reads %s, the disk the target is on", t.Name, dev)
+		return region, rb, nil
+	}
 	if !t.Buffered {
 		return region, rb, nil
 	}
@@ -341,7 +386,7 @@ func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (re
 // runRepeated runs test t until stats.StopRule is satisfied, after a discarded warm-up, and
 // summarises the runs as one record.Test (nil when nothing was measured).
 func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64) (*record.Test, error) {
-	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), len(r.p.Tests)-i)
+	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), budgetsFrom(r.p.Tests[i:]))
 	rule := stats.StopRule{TargetCI95Pct: TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: budget}
 	testStart := time.Now()
 	region, rb, err := r.prepareRegion(ctx, t, allowance)
@@ -358,7 +403,11 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 	}
 	one := func(phase string, run int, runTime, ramp time.Duration) (*engine.Result, error) {
 		if t.DropCache {
-			if err := engine.DropCache(r.target); err != nil {
+			target := r.target
+			if dev := r.deviceFor(t); dev != "" {
+				target = dev
+			}
+			if err := engine.DropCache(target); err != nil {
 				r.logf("%s: %v", t.Name, err)
 			}
 		}
@@ -462,6 +511,7 @@ func (r *runner) summarise(t Test, results []*engine.Result, values []float64) *
 		}
 	}
 	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
+	r.out.note(t.Name, m)
 	return rt
 }
 

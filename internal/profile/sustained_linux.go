@@ -27,7 +27,7 @@ const (
 // size or time bound, or once the rate after a cliff has settled.
 func (r *runner) runSustained(ctx context.Context, i int, t Test) (*record.Test, error) {
 	ss := t.Sustained
-	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), len(r.p.Tests)-i)
+	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), budgetsFrom(r.p.Tests[i:]))
 	dur := min(ss.MaxDuration, budget)
 	region, err := r.sustainedRegion(t, ss)
 	if err != nil {
@@ -68,6 +68,7 @@ func (r *runner) runSustained(ctx context.Context, i int, t Test) (*record.Test,
 		Primary: t.Primary, LatUS: latency(res.LatUS), Runs: 1, RunValues: []float64{res.MBPerS},
 		DurationS: res.DurationS, Bytes: res.Bytes, Series: res.Series}
 	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
+	r.out.note(t.Name, res)
 	r.mu.Lock()
 	temps := sensorTemps(r.out.Sensors, t.Name, testStart)
 	r.mu.Unlock()
@@ -130,23 +131,23 @@ func (r *runner) sustainedRegion(t Test, ss *SustainedSpec) (int64, error) {
 	return region - region%bs, nil
 }
 
-// tempSample is a temperature at a time since the test began.
-type tempSample struct {
+// TempSample is a temperature (°C) at a time (seconds) since the sustained write began.
+type TempSample struct {
 	TS, C float64
 }
 
 // sensorTemps picks the drive temperature (else the SoC's) of test name's samples.
-func sensorTemps(samples []record.SensorSample, name string, testStart float64) []tempSample {
-	var drive, soc []tempSample
+func sensorTemps(samples []record.SensorSample, name string, testStart float64) []TempSample {
+	var drive, soc []TempSample
 	for _, s := range samples {
 		if s.Test != name {
 			continue
 		}
 		if s.DriveTempC != nil {
-			drive = append(drive, tempSample{s.TS - testStart, *s.DriveTempC})
+			drive = append(drive, TempSample{s.TS - testStart, *s.DriveTempC})
 		}
 		if s.SoCTempC != nil {
-			soc = append(soc, tempSample{s.TS - testStart, *s.SoCTempC})
+			soc = append(soc, TempSample{s.TS - testStart, *s.SoCTempC})
 		}
 	}
 	if len(drive) > 0 {
@@ -161,7 +162,7 @@ func sensorTemps(samples []record.SensorSample, name string, testStart float64) 
 // whether heat is a suspect. AfterMBPerS is the mean of every sample after the cliff, the
 // transition included; SteadyMBPerS is the rate it settled at — the one to show as "the
 // after-cliff rate" when SteadyState is set.
-func AnalyseSustained(series []engine.Point, intervalS float64, writtenBytes int64, temps []tempSample) *record.Sustained {
+func AnalyseSustained(series []engine.Point, intervalS float64, writtenBytes int64, temps []TempSample) *record.Sustained {
 	xs := make([]float64, len(series))
 	for i, p := range series {
 		xs[i] = p.MBPerS
@@ -189,7 +190,7 @@ func AnalyseSustained(series []engine.Point, intervalS float64, writtenBytes int
 }
 
 // thermalSuspect reports whether the drive was hot, or had warmed a lot, when the rate fell.
-func thermalSuspect(temps []tempSample, atS float64) bool {
+func thermalSuspect(temps []TempSample, atS float64) bool {
 	if len(temps) == 0 {
 		return false
 	}
