@@ -180,6 +180,12 @@ func fillRecord(rec *record.Run, out *profile.Outcome, rep *probe.Report) {
 	rec.Scores, rec.Sensors = out.Scores, out.Sensors
 	rec.BytesWritten, rec.DurationS = out.BytesWritten, out.DurationS
 	rec.Interrupted, rec.Warnings = out.Interrupted, out.Warnings
+	for i := range rec.Tests {
+		// CPU per second of the reported run: 100 means one core busy all along.
+		if c, ok := out.CPU[rec.Tests[i].Name]; ok && rec.Tests[i].DurationS > 0 {
+			rec.Tests[i].CPUPct = (c.UsrS + c.SysS) / rec.Tests[i].DurationS * 100
+		}
+	}
 	cpus := 0
 	if rec.Host != nil {
 		cpus = rec.Host.CPUs
