@@ -15,30 +15,30 @@ const layoutChunk = 1 << 20
 // layout writes real, incompressible data over [0, t.sizeBytes) so that reads touch the drive
 // and never a hole, then fsyncs. It reports progress and stops on ctx.
 func layout(ctx context.Context, s *Spec, t *target, seed uint64) (written int64, err error) {
-	chunk := layoutChunk
-	if int64(chunk) > t.sizeBytes {
-		chunk = int(t.sizeBytes)
-	}
-	bufs, err := newBuffers(1, chunk)
+	return layoutRange(ctx, s, t, 0, t.sizeBytes, seed)
+}
+
+// layoutRange writes [from, to) of t in 1 MiB chunks of stamped random data and fsyncs.
+func layoutRange(ctx context.Context, s *Spec, t *target, from, to int64, seed uint64) (written int64, err error) {
+	bufs, err := newBuffers(1, layoutChunk)
 	if err != nil {
 		return 0, err
 	}
 	defer bufs.free()
 	buf := bufs.bufs[0]
 	fillRandom(buf, seed^0x6c61796f7574) // "layout"
-	logf(s, "laying out %s of test data in %s", human(t.sizeBytes), t.path)
+	logf(s, "laying out %s of test data in %s", human(to-from), t.path)
 	start := time.Now()
-	lastReport := start
-	var lastBytes int64
-	for off := int64(0); off < t.sizeBytes; {
+	lastReport, lastBytes := start, int64(0)
+	for off := from; off < to; {
 		if ctx.Err() != nil {
 			return written, fmt.Errorf("interrupted while laying out the test file: %w", ctx.Err())
 		}
 		b := buf
-		if rest := t.sizeBytes - off; rest < int64(len(b)) {
+		if rest := to - off; rest < int64(len(b)) {
 			b = b[:rest]
 		}
-		stamp(b, uint64(off/int64(layoutChunk))|1<<63, seed)
+		stamp(b, uint64(off/layoutChunk)|1<<63, seed)
 		n, err := unix.Pwrite(t.fd, b, off)
 		if err == unix.EINTR {
 			continue
@@ -52,13 +52,12 @@ func layout(ctx context.Context, s *Spec, t *target, seed uint64) (written int64
 		off += int64(n)
 		written += int64(n)
 		if now := time.Now(); now.Sub(lastReport) >= 500*time.Millisecond && s.Progress != nil {
-			iv := now.Sub(lastReport).Seconds()
 			el := now.Sub(start)
 			rate := float64(written) / el.Seconds()
 			s.Progress(Progress{Phase: "layout", Elapsed: el,
-				Remaining: time.Duration(float64(t.sizeBytes-written) / rate * float64(time.Second)),
-				MBPerS:    float64(written-lastBytes) / iv / 1e6,
-				DoneBytes: written, TotalBytes: t.sizeBytes})
+				Remaining: time.Duration(float64(to-from-written) / rate * float64(time.Second)),
+				MBPerS:    float64(written-lastBytes) / now.Sub(lastReport).Seconds() / 1e6,
+				DoneBytes: written, TotalBytes: to - from})
 			lastReport, lastBytes = now, written
 		}
 	}
