@@ -53,7 +53,8 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 		return nil, badInput(errorf("compare drives or results, not both"))
 	case len(drives) == 0 && len(results) == 0:
 		return d, nil // the empty form
-	case len(drives)+len(results) < 2 || len(drives)+len(results) > 4:
+	case len(drives)+len(results) > 4:
+		// One is allowed: a drive page links here to start a comparison.
 		return nil, badInput(errorf("compare 2 to 4 drives (?drive=KEY&drive=KEY) or results (?result=ID&result=ID)"))
 	}
 	ctx := r.Context()
