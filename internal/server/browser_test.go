@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -93,6 +94,27 @@ func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action
 	}
 }
 
+// arrived waits until a click or submit has loaded the page cond describes, so the next step
+// does not find its element on the page being left.
+func arrived(cond string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		// Evaluating while the old page unloads fails ("target navigated"): try again.
+		var lastErr error
+		for range 200 {
+			ok, err := chromedp.Evaluate[bool](`(`+cond+`) && document.readyState === 'complete'`)(ctx, t)
+			if err == nil && ok {
+				return nil
+			}
+			lastErr = err
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return fmt.Errorf("page never satisfied %s (last error %v)", cond, lastErr)
+	})
+}
+
 func css(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 
 // canvasDrawn is JS telling whether a canvas has any non-transparent pixel.
@@ -135,6 +157,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Navigate(ts.URL+"/"),
 		chromedp.SendKeys(css(`header input[name=q]`), "sandisk extreme"),
 		chromedp.Submit(css(`header input[name=q]`)),
+		arrived(`location.pathname === '/search'`),
 		chromedp.WaitVisible(css(`table.runs tbody tr`)),
 		shot(shots, "1-search"))
 	if rows := run(t, ctx, "count rows", chromedp.Evaluate[int](`document.querySelectorAll('table.runs tbody tr').length`)); rows < 5 {
@@ -146,6 +169,7 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, "sort",
 		chromedp.Navigate(ts.URL+"/search?source=submitted&sort=date&order=desc"),
 		chromedp.Click(css(`table.runs th a[href*="sort=vendor"]`)),
+		arrived(`location.search.includes('sort=vendor')`),
 		chromedp.WaitVisible(css(`table.runs tbody tr`)),
 		shot(shots, "2-sorted"))
 	loc := run(t, ctx, "location", chromedp.Location())
@@ -161,6 +185,7 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, "drive page",
 		chromedp.Navigate(ts.URL+"/search?q=sandisk+extreme+a2"),
 		chromedp.Click(css(`ul.drives a.drive`)),
+		arrived(`location.pathname === '/drive'`),
 		chromedp.WaitVisible(css(`canvas#distribution`)))
 	run(t, ctx, "chart object", chromedp.Poll[bool](`document.getElementById('distribution').chart !== undefined`, chromedp.WithPollingTimeout(10*time.Second)))
 	do(t, ctx, "drive screenshot", shot(shots, "3-drive"))
