@@ -326,6 +326,20 @@ func testSortAndPage(t *testing.T, ts *testServer) {
 			t.Fatal(c)
 		}
 	}
+	var narrowed SearchData
+	ts.getJSON(t, "/api/v1/search?capacity_gb=64&link=sd", &narrowed)
+	if narrowed.Pager.Total != 5 {
+		t.Errorf("64 GB on sd: %d results, want the 5 cards of 63.9e9 bytes", narrowed.Pager.Total)
+	}
+	for _, q := range []string{"capacity_gb=32", "capacity_gb=128", "link=usb"} {
+		ts.getJSON(t, "/api/v1/search?"+q, &narrowed)
+		if narrowed.Pager.Total != 0 {
+			t.Errorf("%s: %d results, want none", q, narrowed.Pager.Total)
+		}
+	}
+	if c, _ := ts.get(t, "/api/v1/search?capacity_gb=-1"); c != 400 {
+		t.Errorf("negative capacity: %d", c)
+	}
 	var page SearchData
 	ts.getJSON(t, "/api/v1/search?sort=vendor&order=asc&per_page=2&page=2", &page)
 	if len(page.List) != 2 || page.List[0].Vendor != "Samsung" || page.Pager.Total != 5 || page.Pager.Pages != 3 || page.Pager.Next == "" || page.Pager.Prev == "" {

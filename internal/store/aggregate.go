@@ -25,13 +25,41 @@ var RunSorts = map[string]string{
 	"source":   "source",
 }
 
+// Narrow selects runs further than Filter, by what the search page offers besides text: the
+// bus the drive is attached by and a capacity range. Functions take at most one.
+type Narrow struct {
+	LinkBus          string // exact match, e.g. usb, sd, pcie
+	MinCapacityBytes int64  // 0: no lower bound
+	MaxCapacityBytes int64  // 0: no upper bound
+}
+
 // filterWhere builds the WHERE clause of f (without the keyword) and its arguments, numbered
 // from 1. none is true when f can match nothing (a text query of punctuation only).
-func (s *Store) filterWhere(f Filter) (where string, args []any, none bool, err error) {
+func (s *Store) filterWhere(f Filter, narrow ...Narrow) (where string, args []any, none bool, err error) {
 	var conds []string
 	arg := func(v any) string {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
+	}
+	if len(narrow) > 1 {
+		return "", nil, false, fmt.Errorf("%w: more than one Narrow", ErrInvalid)
+	}
+	for _, n := range narrow {
+		if err := checkText("link bus", n.LinkBus); err != nil {
+			return "", nil, false, err
+		}
+		if n.LinkBus != "" {
+			conds = append(conds, "link_bus = "+arg(n.LinkBus))
+		}
+		if n.MinCapacityBytes < 0 || n.MaxCapacityBytes < 0 {
+			return "", nil, false, fmt.Errorf("%w: negative capacity bound", ErrInvalid)
+		}
+		if n.MinCapacityBytes > 0 {
+			conds = append(conds, "capacity_bytes >= "+arg(n.MinCapacityBytes))
+		}
+		if n.MaxCapacityBytes > 0 {
+			conds = append(conds, "capacity_bytes <= "+arg(n.MaxCapacityBytes))
+		}
 	}
 	for _, eq := range []struct{ col, val string }{
 		{"device_key", f.DeviceKey},
@@ -60,8 +88,8 @@ func (s *Store) filterWhere(f Filter) (where string, args []any, none bool, err 
 }
 
 // CountRuns returns how many runs f selects (Limit and Offset are ignored).
-func (s *Store) CountRuns(ctx context.Context, f Filter) (int, error) {
-	where, args, none, err := s.filterWhere(f)
+func (s *Store) CountRuns(ctx context.Context, f Filter, narrow ...Narrow) (int, error) {
+	where, args, none, err := s.filterWhere(f, narrow...)
 	if err != nil {
 		return 0, fmt.Errorf("store: counting runs: %w", err)
 	}
@@ -82,7 +110,7 @@ func (s *Store) CountRuns(ctx context.Context, f Filter) (int, error) {
 // SortedRuns is ListRuns in another order: sort names a key of RunSorts ("" is "date"), desc
 // reverses it. Runs without the sorted value (no score) come last either way; ties are broken
 // newest first.
-func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool) ([]Run, error) {
+func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool, narrow ...Narrow) ([]Run, error) {
 	if sort == "" {
 		sort = "date"
 	}
@@ -94,7 +122,7 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	if err != nil {
 		return nil, err
 	}
-	where, args, none, err := s.filterWhere(f)
+	where, args, none, err := s.filterWhere(f, narrow...)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing runs: %w", err)
 	}
@@ -255,12 +283,12 @@ GROUP BY board ORDER BY n DESC, board LIMIT $1`, limit)
 // Drives returns the drives (device keys) of the runs f selects, the most runs first (ties by
 // key), paged by f.Limit and f.Offset. Runs without a device key are not drives; they are
 // listed as runs.
-func (s *Store) Drives(ctx context.Context, f Filter) ([]Group, error) {
+func (s *Store) Drives(ctx context.Context, f Filter, narrow ...Narrow) ([]Group, error) {
 	limit, err := checkPage(f)
 	if err != nil {
 		return nil, err
 	}
-	where, args, none, err := s.filterWhere(f)
+	where, args, none, err := s.filterWhere(f, narrow...)
 	if err != nil {
 		return nil, fmt.Errorf("store: grouping runs by drive: %w", err)
 	}
@@ -290,8 +318,8 @@ func (s *Store) Drives(ctx context.Context, f Filter) ([]Group, error) {
 }
 
 // CountDrives returns how many drives Drives would list without paging.
-func (s *Store) CountDrives(ctx context.Context, f Filter) (int, error) {
-	where, args, none, err := s.filterWhere(f)
+func (s *Store) CountDrives(ctx context.Context, f Filter, narrow ...Narrow) (int, error) {
+	where, args, none, err := s.filterWhere(f, narrow...)
 	if err != nil {
 		return 0, fmt.Errorf("store: counting drives: %w", err)
 	}

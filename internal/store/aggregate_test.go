@@ -106,3 +106,44 @@ func testAggregates(t *testing.T, dsn string) {
 		t.Errorf("HasSource(local) = %v, %v", has, err)
 	}
 }
+
+func TestNarrowSQLite(t *testing.T) {
+	testNarrow(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
+}
+
+func TestNarrowPostgres(t *testing.T) {
+	testNarrow(t, testpg.NewDatabase(t, testpg.Start(t)))
+}
+
+func testNarrow(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	for i, c := range []struct {
+		bus      string
+		capacity int64
+	}{{"sd", 31_914_983_424}, {"usb", 63_864_569_856}, {"usb", 128_035_676_160}} {
+		run, tests := sampleRun(fmt.Sprintf("n%d", i), t0.Add(time.Duration(i)*time.Minute), "V", "M")
+		run.LinkBus, run.CapacityBytes = c.bus, c.capacity
+		if err := s.SaveRun(ctx, run, tests); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		n    Narrow
+		want int
+	}{
+		{Narrow{}, 3},
+		{Narrow{LinkBus: "usb"}, 2},
+		{Narrow{MinCapacityBytes: 50e9, MaxCapacityBytes: 70e9}, 1},
+		{Narrow{LinkBus: "sd", MinCapacityBytes: 50e9}, 0},
+	} {
+		n, err := s.CountRuns(ctx, Filter{}, tt.n)
+		runs, err2 := s.SortedRuns(ctx, Filter{}, "capacity", false, tt.n)
+		if err != nil || err2 != nil || n != tt.want || len(runs) != tt.want {
+			t.Errorf("%+v: count %d, list %d (%v %v), want %d", tt.n, n, len(runs), err, err2, tt.want)
+		}
+	}
+	if _, err := s.CountRuns(ctx, Filter{}, Narrow{}, Narrow{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("two Narrows: err = %v", err)
+	}
+}
