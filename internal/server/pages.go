@@ -58,7 +58,25 @@ var funcs = template.FuncMap{
 	"drivepath": drivePath,
 	"boardpath": boardPath,
 	"deref":     func(p *float64) float64 { return *p },
-	"inc":       func(i int) int { return i + 1 },
+	// opt prints a figure, or nothing when the record does not report it (zero).
+	"opt": func(v float64) string {
+		if v == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.0f", v)
+	},
+	"bs": func(b int) string {
+		switch {
+		case b == 0:
+			return ""
+		case b%(1<<20) == 0:
+			return fmt.Sprintf("%d MiB", b>>20)
+		case b%(1<<10) == 0:
+			return fmt.Sprintf("%d KiB", b>>10)
+		}
+		return fmt.Sprintf("%d B", b)
+	},
+	"inc": func(i int) int { return i + 1 },
 }
 
 func loadPages() (*pages, error) {

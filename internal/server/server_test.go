@@ -49,6 +49,7 @@ func runSuite(t *testing.T, dsn newDSN) {
 		{"SortAndPage", testSortAndPage},
 		{"CompareAndValue", testCompareAndValue},
 		{"FlagsAboveCeiling", testFlagsAboveCeiling},
+		{"SustainedShown", testSustainedShown},
 		{"SubmitClient", testSubmitClient},
 	} {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, startServer(t, dsn(t), Options{SubmitPerS: -1, RequestPerS: -1})) })
@@ -386,6 +387,20 @@ func testCompareAndValue(t *testing.T, ts *testServer) {
 	}
 	if c, _ := ts.get(t, "/value?drive="+url.QueryEscape(a.DeviceKey())+"&price=20"); c != 200 {
 		t.Errorf("value page = %d", c)
+	}
+}
+
+func testSustainedShown(t *testing.T, ts *testServer) {
+	rec := sampleRecord("sus", "Samsung", "T7", "Pi 5", 30)
+	rec.Tests[0].Sustained = &record.Sustained{CliffFound: true, CliffAtBytes: 12e9, CliffAtS: 30, BeforeMBPerS: 400, AfterMBPerS: 120, DropPct: 70, WrittenBytes: 40e9}
+	if c, out := ts.post(t, encode(t, rec)); c != 201 {
+		t.Fatal(c, out)
+	}
+	_, body := ts.get(t, "/result/sus")
+	for _, want := range []string{"Sustained write: seq-read-1m", "400.0 MB/s", "120.0 MB/s", "1 MiB"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("result page lacks %q", want)
+		}
 	}
 }
 
