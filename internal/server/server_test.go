@@ -519,3 +519,25 @@ func TestHistogram(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+// TestNoStackTraceToClients makes every handler panic (no store) and checks the answer is a
+// plain 500 with no trace, as JSON under /api/ and as a page elsewhere.
+func TestNoStackTraceToClients(t *testing.T) {
+	s, err := New(nil, Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	for _, path := range []string{"/api/v1/home", "/", "/api/v1/search?q=x"} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 500 || strings.Contains(string(body), "goroutine") || strings.Contains(string(body), ".go:") || !strings.Contains(string(body), "internal error") {
+			t.Errorf("GET %s = %d %q", path, resp.StatusCode, body)
+		}
+	}
+}
