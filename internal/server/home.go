@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sort"
 
@@ -52,7 +53,10 @@ func (s *Server) homePage(w http.ResponseWriter, r *http.Request) { s.asPage(w, 
 func (s *Server) homeAPI(w http.ResponseWriter, r *http.Request)  { s.asAPI(w, r, s.homeData) }
 
 func (s *Server) homeData(r *http.Request) (any, error) {
-	ctx := r.Context()
+	return s.cache.get("home", func() (any, error) { return s.buildHome(r.Context()) })
+}
+
+func (s *Server) buildHome(ctx context.Context) (any, error) {
 	latest, err := s.st.SortedRuns(ctx, store.Filter{Limit: homeLatest}, "date", true)
 	if err != nil {
 		return nil, err
@@ -78,8 +82,18 @@ func (s *Server) homeData(r *http.Request) (any, error) {
 	return d, nil
 }
 
-// boardBest ranks a board's drives per class on the board's most common test.
+// boardBest ranks a board's drives per class on the board's most common test (cached).
 func (s *Server) boardBest(ctx context.Context, b store.Group, perClass int) (BoardBest, error) {
+	v, err := s.cache.get(fmt.Sprintf("board\x00%s\x00%d\x00%d", b.Key, b.Runs, perClass), func() (any, error) {
+		return s.rankBoard(ctx, b, perClass)
+	})
+	if err != nil {
+		return BoardBest{}, err
+	}
+	return v.(BoardBest), nil
+}
+
+func (s *Server) rankBoard(ctx context.Context, b store.Group, perClass int) (BoardBest, error) {
 	bb := BoardBest{Board: b.Key, URL: boardPath(b.Key), Runs: b.Runs, Classes: []ClassBest{}}
 	figs, err := s.st.Figures(ctx, store.Filter{Board: b.Key, Limit: rankingFigures})
 	if err != nil {

@@ -23,7 +23,9 @@ type Options struct {
 	BaseURL string
 	// Per client address: submissions and all requests, per second with a burst. 0 takes the
 	// defaults; a negative rate disables that limit (benchmarks, tests).
-	SubmitPerS, RequestPerS   float64
+	SubmitPerS, RequestPerS float64
+	// CacheTTL is how long home and board rankings are reused (0: 30 s; negative: never).
+	CacheTTL                  time.Duration
 	SubmitBurst, RequestBurst int
 	Logger                    *slog.Logger
 	now                       func() time.Time
@@ -47,6 +49,7 @@ type Server struct {
 	mux     *http.ServeMux
 	submits *limiter
 	reads   *limiter
+	cache   *cache
 }
 
 // New returns a server over st. Call SeedPublished once to show the reference results.
@@ -63,13 +66,17 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if opts.RequestPerS == 0 {
 		opts.RequestPerS, opts.RequestBurst = defaultRequestPerS, defaultRequestBurst
 	}
+	if opts.CacheTTL == 0 {
+		opts.CacheTTL = cacheTTL
+	}
 	p, err := loadPages()
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{st: st, opts: opts, log: opts.Logger, pages: p, mux: http.NewServeMux(),
 		submits: newLimiter(opts.SubmitPerS, opts.SubmitBurst, opts.now),
-		reads:   newLimiter(opts.RequestPerS, opts.RequestBurst, opts.now)}
+		reads:   newLimiter(opts.RequestPerS, opts.RequestBurst, opts.now),
+		cache:   newCache(opts.CacheTTL, opts.now)}
 	for _, r := range s.routes() {
 		s.mux.HandleFunc(r.method+" "+r.pattern, r.handler)
 	}
