@@ -141,9 +141,18 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	if where != "" {
 		q += ` WHERE ` + where
 	}
-	// col comes from RunSorts, never from the caller.
-	q += ` ORDER BY CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir +
-		`, created_at_us DESC, id DESC` + fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)+1, len(args)+2)
+	// col comes from RunSorts, never from the caller. By date the order is exactly that of the
+	// runs_created index (either direction), so the database walks it and stops at the page;
+	// only the score can be NULL, and only it needs the NULLs-last term.
+	switch sort {
+	case "date":
+		q += ` ORDER BY created_at_us` + dir + `, id` + dir
+	case "score":
+		q += ` ORDER BY CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
+	default:
+		q += ` ORDER BY ` + col + dir + `, created_at_us DESC, id DESC`
+	}
+	q += fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)+1, len(args)+2)
 	args = append(args, limit, f.Offset)
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
