@@ -53,7 +53,7 @@ func (s *Server) homePage(w http.ResponseWriter, r *http.Request) { s.asPage(w, 
 func (s *Server) homeAPI(w http.ResponseWriter, r *http.Request)  { s.asAPI(w, r, s.homeData) }
 
 func (s *Server) homeData(r *http.Request) (any, error) {
-	return s.cache.get("home", func() (any, error) { return s.buildHome(r.Context()) })
+	return s.cache.get(r.Context(), "home", s.buildHome)
 }
 
 func (s *Server) buildHome(ctx context.Context) (any, error) {
@@ -84,7 +84,7 @@ func (s *Server) buildHome(ctx context.Context) (any, error) {
 
 // boardBest ranks a board's drives per class on the board's most common test (cached).
 func (s *Server) boardBest(ctx context.Context, b store.Group, perClass int) (BoardBest, error) {
-	v, err := s.cache.get(fmt.Sprintf("board\x00%s\x00%d\x00%d", b.Key, b.Runs, perClass), func() (any, error) {
+	v, err := s.cache.get(ctx, fmt.Sprintf("board\x00%s\x00%d", b.Key, perClass), func(ctx context.Context) (any, error) {
 		return s.rankBoard(ctx, b, perClass)
 	})
 	if err != nil {
