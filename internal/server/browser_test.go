@@ -155,6 +155,7 @@ func TestBrowser(t *testing.T) {
 	// Search from the home page's box, as a user would.
 	do(t, ctx, "search",
 		chromedp.Navigate(ts.URL+"/"),
+		shot(shots, "0-home"),
 		chromedp.SendKeys(css(`header input[name=q]`), "sandisk extreme"),
 		chromedp.Submit(css(`header input[name=q]`)),
 		arrived(`location.pathname === '/search'`),

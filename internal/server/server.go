@@ -101,6 +101,7 @@ func (s *Server) routes() []route {
 		{"GET", "/compare", false, s.comparePage},
 		{"GET", "/value", false, s.valuePage},
 		{"GET", "/static/{file}", false, s.static},
+		{"GET", "/", false, s.unknownPath},
 
 		{"GET", "/api/v1/home", true, s.homeAPI},
 		{"GET", "/api/v1/search", true, s.searchAPI},
@@ -113,6 +114,11 @@ func (s *Server) routes() []route {
 		{"GET", "/api/v1/value", true, s.valueAPI},
 		{"GET", "/api/v1/openapi.json", true, s.openAPI},
 	}
+}
+
+// unknownPath answers 404 in the site's own page (or JSON under /api/).
+func (s *Server) unknownPath(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusNotFound, "nothing here: "+r.URL.Path+"; the API is described at /api/v1/openapi.json")
 }
 
 // ServeHTTP applies the limits and headers every response shares, then routes.

@@ -197,7 +197,7 @@ func testSubmitAndShow(t *testing.T, ts *testServer) {
 	if c := ts.getJSON(t, "/api/v1/home", &home); c != 200 || len(home.Latest) == 0 || home.Latest[0].ID != "run-1" {
 		t.Errorf("home = %d %+v", c, home)
 	}
-	for _, path := range []string{"/result/nope", "/api/v1/results/nope", "/drive?key=nope", "/api/v1/board?name=nope"} {
+	for _, path := range []string{"/result/nope", "/api/v1/results/nope", "/drive?key=nope", "/api/v1/board?name=nope", "/nope", "/api/v1/nope"} {
 		if c, _ := ts.get(t, path); c != http.StatusNotFound {
 			t.Errorf("GET %s = %d, want 404", path, c)
 		}
