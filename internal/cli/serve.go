@@ -80,12 +80,15 @@ func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string) er
 	go func() { done <- hs.Serve(ln) }()
 	select {
 	case err := <-done:
+		s.Close()
 		return withExit(exitFailure, err)
 	case <-ctx.Done():
 	}
 	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = hs.Shutdown(shut)
+	s.Close() // after the handlers: a running upload is answered first
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return withExit(exitFailure, err)
 	}
 	return nil

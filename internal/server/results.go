@@ -55,8 +55,11 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := submitted{ID: run.ID, URL: s.baseURL(r) + resultPath(run.ID), Flags: flags(run)}
-	err = s.st.SaveRun(r.Context(), row, tests)
+	err = s.ingest.save(r.Context(), row, tests)
 	switch {
+	case errors.Is(err, errClosed):
+		w.Header().Set("Retry-After", "5")
+		s.fail(w, r, http.StatusServiceUnavailable, err.Error())
 	case err == nil:
 		writeJSON(w, http.StatusCreated, out)
 	case errors.Is(err, store.ErrDuplicate):

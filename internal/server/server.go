@@ -50,6 +50,7 @@ type Server struct {
 	submits *limiter
 	reads   *limiter
 	cache   *cache
+	ingest  *batcher
 }
 
 // New returns a server over st. Call SeedPublished once to show the reference results.
@@ -76,11 +77,18 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	s := &Server{st: st, opts: opts, log: opts.Logger, pages: p, mux: http.NewServeMux(),
 		submits: newLimiter(opts.SubmitPerS, opts.SubmitBurst, opts.now),
 		reads:   newLimiter(opts.RequestPerS, opts.RequestBurst, opts.now),
-		cache:   newCache(opts.CacheTTL, opts.now)}
+		cache:   newCache(opts.CacheTTL, opts.now),
+		ingest:  newBatcher(st)}
 	for _, r := range s.routes() {
 		s.mux.HandleFunc(r.method+" "+r.pattern, r.handler)
 	}
 	return s, nil
+}
+
+// Close stops saving uploads after the batch in progress; call it after the HTTP server shut
+// down. Later uploads answer 503.
+func (s *Server) Close() {
+	s.ingest.close()
 }
 
 // route is one method and path the server answers; api routes are in the OpenAPI document.

@@ -541,3 +541,69 @@ func TestNoStackTraceToClients(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentUploadsShareCommits uploads from many clients at once: every upload is answered
+// and stored exactly once, duplicates among them included.
+func TestConcurrentUploadsShareCommits(t *testing.T) {
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	const clients, each = 8, 20
+	codes := make(chan int, clients*each)
+	done := make(chan struct{})
+	for c := range clients {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range each {
+				// Clients 0 and 1 upload the same runs: one gets 201, the other 200.
+				id := fmt.Sprintf("cc%d-%d", c, i)
+				if c < 2 {
+					id = fmt.Sprintf("shared-%d", i)
+				}
+				resp, err := http.Post(ts.URL+"/api/v1/results", "application/json",
+					bytes.NewReader(encode(t, sampleRecord(id, "V", "M", "Pi", 10))))
+				if err != nil {
+					codes <- 0
+					continue
+				}
+				resp.Body.Close()
+				codes <- resp.StatusCode
+			}
+		}()
+	}
+	for range clients {
+		<-done
+	}
+	close(codes)
+	n := map[int]int{}
+	for c := range codes {
+		n[c]++
+	}
+	if n[201] != (clients-1)*each || n[200] != each {
+		t.Errorf("answers %v, want %d created and %d duplicates", n, (clients-1)*each, each)
+	}
+	if got, _ := ts.st.CountRuns(context.Background(), store.Filter{}); got != (clients-1)*each {
+		t.Errorf("%d runs stored, want %d", got, (clients-1)*each)
+	}
+}
+
+func TestUploadAfterCloseAnswers503(t *testing.T) {
+	st, err := store.Open(context.Background(), sqliteDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s, err := New(st, Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	s.Close()
+	resp, err := http.Post(ts.URL+"/api/v1/results", "application/json", bytes.NewReader(encode(t, sampleRecord("late", "V", "M", "Pi", 1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("upload after Close = %s", resp.Status)
+	}
+}
