@@ -75,6 +75,9 @@ func (s *Server) searchData(r *http.Request) (any, error) {
 		d.List = append(d.List, summarize(run))
 	}
 	d.Pager = newPager("/search", q, lp, total, store.RunSorts)
+	if lp.Page > 1 {
+		return d, nil // drives are listed on the first page only
+	}
 	f.Limit = searchDrives
 	drives, err := s.st.Drives(r.Context(), f, narrow)
 	if err != nil {

@@ -267,7 +267,7 @@ func testBadInput(t *testing.T, ts *testServer) {
 	if n, _ := ts.st.CountRuns(context.Background(), store.Filter{}); n != 0 {
 		t.Errorf("%d runs stored from bad input", n)
 	}
-	for _, path := range []string{"/api/v1/search?sort=bogus", "/api/v1/search?page=0", "/api/v1/search?per_page=100000", "/api/v1/search?order=up",
+	for _, path := range []string{"/api/v1/search?sort=bogus", "/api/v1/search?page=0", "/api/v1/search?per_page=100000", "/api/v1/search?order=up", "/api/v1/search?page=100000&per_page=200",
 		"/api/v1/drive", "/api/v1/compare?drive=a&drive=b&drive=c&drive=d&drive=e", "/api/v1/compare?drive=a&result=b", "/api/v1/value?drive=a", "/api/v1/value?drive=a&price=-1", "/search?q=%ff"} {
 		if c, body := ts.get(t, path); c != http.StatusBadRequest {
 			t.Errorf("GET %s = %d, want 400: %s", path, c, body)

@@ -123,6 +123,9 @@ type listParams struct {
 const (
 	defaultPer = 25
 	maxPer     = 200
+	// maxOffset bounds how deep a table pages: a database skips rows one by one to reach an
+	// offset, so deep pages would let one request cost a full scan.
+	maxOffset = 100000
 )
 
 // parseList reads page, per_page, sort and order; sorts names the keys the table accepts.
@@ -147,6 +150,9 @@ func parseList(q url.Values, sorts map[string]string, defSort, defOrder string) 
 			return p, fmt.Errorf("sort %q is not one of %s", v, keys(sorts))
 		}
 		p.Sort = v
+	}
+	if (p.Page-1)*p.Per > maxOffset {
+		return p, fmt.Errorf("pages past the first %d rows are not served: narrow the search or sort the other way", maxOffset)
 	}
 	switch v := q.Get("order"); v {
 	case "":
