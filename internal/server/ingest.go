@@ -9,7 +9,7 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
-// Uploads are saved by one goroutine in batches: whatever arrived while the previous commit was
+// Uploads are saved by a saver goroutine (several on PostgreSQL) in batches: whatever arrived while the previous commit was
 // running goes into the next transaction (group commit), so simultaneous uploads share one
 // commit and one fsync. Each upload is answered only after the transaction holding it
 // committed, so an acknowledged upload survives kill -9.
@@ -25,16 +25,32 @@ type saveReq struct {
 }
 
 type batcher struct {
-	st   *store.Store
-	reqs chan saveReq
-	stop chan struct{}
-	done chan struct{}
-	once sync.Once
+	st      *store.Store
+	reqs    chan saveReq
+	stop    chan struct{}
+	done    chan struct{} // closed when every saver has stopped
+	running sync.WaitGroup
+	once    sync.Once
 }
 
+// Savers per back end: SQLite writes one transaction at a time, so more would only queue;
+// PostgreSQL commits in parallel, so a few savers overlap their commits' waits.
+const (
+	sqliteSavers   = 1
+	postgresSavers = 4
+)
+
 func newBatcher(st *store.Store) *batcher {
+	savers := sqliteSavers
+	if st != nil && st.Backend() == "postgres" {
+		savers = postgresSavers
+	}
 	b := &batcher{st: st, reqs: make(chan saveReq), stop: make(chan struct{}), done: make(chan struct{})}
-	go b.loop()
+	b.running.Add(savers)
+	for range savers {
+		go b.loop()
+	}
+	go func() { b.running.Wait(); close(b.done) }()
 	return b
 }
 
@@ -53,7 +69,7 @@ func (b *batcher) save(ctx context.Context, run store.Run, tests []store.Test) e
 }
 
 func (b *batcher) loop() {
-	defer close(b.done)
+	defer b.running.Done()
 	for {
 		var batch []saveReq
 		select {
