@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"sort"
@@ -88,12 +89,44 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 		d.List = append(d.List, summarize(run))
 	}
 	d.Pager = newPager("/drive", q, lp, total, store.RunSorts)
-	if latest, err := s.st.ListRuns(ctx, store.Filter{DeviceKey: key, Limit: 1}); err == nil && len(latest) == 1 {
+	st, err := s.driveStats(ctx, key, q.Get("test"))
+	if err != nil {
+		return nil, err
+	}
+	d.Class, d.Vendor, d.Model = st.Class, st.Vendor, st.Model
+	d.Tests, d.Groups, d.Chart = st.Tests, st.Groups, st.Chart
+	return d, nil
+}
+
+// driveStats is the summary part of a drive page, kept like the rankings (cache.go): a popular
+// drive has many figures, and its medians move slowly. The result list is always fresh.
+type driveStats struct {
+	Class, Vendor, Model string
+	Tests                []TestStats
+	Groups               []GroupStats
+	Chart                Distribution
+}
+
+func (s *Server) driveStats(ctx context.Context, key, chartTest string) (driveStats, error) {
+	v, err := s.cache.get(ctx, "drive\x00"+key+"\x00"+chartTest, func(ctx context.Context) (any, error) {
+		return s.computeDriveStats(ctx, key, chartTest)
+	})
+	if err != nil {
+		return driveStats{}, err
+	}
+	return v.(driveStats), nil
+}
+
+func (s *Server) computeDriveStats(ctx context.Context, key, chartTest string) (driveStats, error) {
+	d := driveStats{Tests: []TestStats{}, Groups: []GroupStats{}}
+	if latest, err := s.st.ListRuns(ctx, store.Filter{DeviceKey: key, Limit: 1}); err != nil {
+		return d, err
+	} else if len(latest) == 1 {
 		d.Class, d.Vendor, d.Model = latest[0].DeviceClass, latest[0].Vendor, latest[0].Model
 	}
 	figs, err := s.st.Figures(ctx, store.Filter{DeviceKey: key, Limit: driveFigures})
 	if err != nil {
-		return nil, err
+		return d, err
 	}
 	names := testNames(figs)
 	byTest := map[string][2][]float64{}
@@ -130,12 +163,11 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 		}
 		return a.Test < b.Test
 	})
-	chartTest := q.Get("test")
 	if chartTest == "" && len(names) > 0 {
 		chartTest = names[0]
 	}
 	if _, ok := byTest[chartTest]; !ok && chartTest != "" {
-		return nil, badInput(errorf("this drive has no results of test %q", chartTest))
+		return d, badInput(errorf("this drive has no results of test %q", chartTest))
 	}
 	d.Chart = histogram(chartTest, byTest[chartTest][0])
 	d.Chart.Tests = names
