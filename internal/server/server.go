@@ -21,14 +21,17 @@ type Options struct {
 	// BaseURL is prefixed to the permalinks the API returns, e.g. "https://iomark.example";
 	// empty: the scheme and Host of each request.
 	BaseURL string
-	// Per client address: submissions and all requests, per second with a burst. 0 takes the
-	// defaults; a negative rate disables that limit (benchmarks, tests).
-	SubmitPerS, RequestPerS float64
-	// CacheTTL is how long home and board rankings are reused (0: 30 s; negative: never).
-	CacheTTL                  time.Duration
+	// Per client address: submissions and all requests, per second with a burst. A rate of 0
+	// takes the defaults (and their burst); a negative rate disables that limit (benchmarks,
+	// tests).
+	SubmitPerS, RequestPerS   float64
 	SubmitBurst, RequestBurst int
-	Logger                    *slog.Logger
-	now                       func() time.Time
+	// CacheTTL is how long rankings and drive summaries are reused (0: 30 s; negative: never).
+	CacheTTL time.Duration
+	// Logger receives errors and panics (with stacks); nil discards them.
+	Logger *slog.Logger
+
+	now func() time.Time // tests set the clock
 }
 
 // Defaults of Options: one upload every 2 s with a burst of 20 and 20 requests per second with a
