@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/iomark/iomark/internal/server"
+	"github.com/iomark/iomark/internal/store"
+)
+
+func init() { subcommands = append(subcommands, newServeCmd) }
+
+func newServeCmd() *cobra.Command {
+	var db, addr, baseURL string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the results site: pages and the JSON API that iomark run --submit uploads to",
+		Long: `serve runs the results site on --addr: pages for searching, drives, boards, results,
+comparing and value, and the JSON API under /api/v1 (described at /api/v1/openapi.json).
+Results are kept in a SQLite file (the default) or a PostgreSQL database (--db postgres://…);
+the published reference results are added at start, marked with their sources.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if db == "" {
+				p, err := store.DefaultPath()
+				if err != nil {
+					return withExit(exitFailure, err)
+				}
+				db = "sqlite:" + p
+			}
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return usageError("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 or :8080", addr)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, cmd, db, addr, baseURL)
+		},
+	}
+	cmd.Flags().StringVar(&db, "db", "", "results database: sqlite:PATH or postgres://… (default: the local results database)")
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on; :8080 listens on every interface")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "public URL of the site for permalinks, e.g. https://results.example (default: from each request)")
+	return cmd
+}
+
+func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string) error {
+	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
+	defer st.Close()
+	if n, err := server.SeedPublished(ctx, st); err != nil {
+		logger.Warn("published results", "err", err)
+	} else if n > 0 {
+		logger.Info("added published reference results", "count", n)
+	}
+	s, err := server.New(st, server.Options{BaseURL: baseURL, Logger: logger})
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return withExit(exitFailure, fmt.Errorf("listening on %s: %w; pick another --addr", addr, err))
+	}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	fmt.Fprintf(cmd.ErrOrStderr(), "iomark: serving results on http://%s (Ctrl-C stops)\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		s.Close()
+		return withExit(exitFailure, err)
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = hs.Shutdown(shut)
+	s.Close() // after the handlers: a running upload is answered first
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return withExit(exitFailure, err)
+	}
+	return nil
+}

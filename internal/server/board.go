@@ -1,0 +1,59 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+// BoardData is the board page: its drives ranked per class and its results.
+type BoardData struct {
+	Board   string       `json:"board"`
+	Ranking BoardBest    `json:"ranking"`
+	List    []RunSummary `json:"list"`
+	Pager   Pager        `json:"pager"`
+}
+
+const boardPerClass = 10
+
+func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
+	s.asPage(w, r, "board", s.boardData)
+}
+func (s *Server) boardAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.boardData) }
+
+func (s *Server) boardData(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	name := q.Get("name")
+	if name == "" {
+		return nil, badInput(errorf("give the board: /board?name=…"))
+	}
+	if err := checkParam("name", name); err != nil {
+		return nil, badInput(err)
+	}
+	lp, err := parseList(q, store.RunSorts, "date", "desc")
+	if err != nil {
+		return nil, badInput(err)
+	}
+	ctx := r.Context()
+	f := store.Filter{Board: name}
+	total, err := s.st.CountRuns(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return nil, notFound("no result was measured on board " + name)
+	}
+	d := BoardData{Board: name, List: []RunSummary{}}
+	if d.Ranking, err = s.boardBest(ctx, store.Group{Key: name, Runs: total}, boardPerClass); err != nil {
+		return nil, err
+	}
+	runs, err := s.st.SortedRuns(ctx, lp.filter(f), lp.Sort, lp.Order == "desc")
+	if err != nil {
+		return nil, err
+	}
+	for _, run := range runs {
+		d.List = append(d.List, summarize(run))
+	}
+	d.Pager = newPager("/board", q, lp, total, store.RunSorts)
+	return d, nil
+}

@@ -1,0 +1,141 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+// CompareData sets 2 to 4 drives (?drive=KEY, medians of their results) or results
+// (?result=ID) side by side, one row per test.
+type CompareData struct {
+	Kind    string        `json:"kind"` // drive or result
+	Columns []CompareItem `json:"columns"`
+	Rows    []CompareRow  `json:"rows"`
+}
+
+// CompareItem is one column.
+type CompareItem struct {
+	Key     string `json:"key"` // device key or result id
+	URL     string `json:"url"`
+	Label   string `json:"label"`
+	Board   string `json:"board,omitempty"` // results only
+	Results int    `json:"results"`
+}
+
+// CompareRow is one test across the columns; a nil cell means that column lacks the test.
+type CompareRow struct {
+	Test  string         `json:"test"`
+	Cells []*CompareCell `json:"cells"`
+}
+
+// CompareCell holds the median figures (a result's own figures when comparing results).
+type CompareCell struct {
+	MBPerS float64 `json:"mb_per_s"`
+	IOPS   float64 `json:"iops"`
+	Count  int     `json:"count"`
+}
+
+func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+
+func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
+	s.asPage(w, r, "compare", s.compareData)
+}
+func (s *Server) compareAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.compareData) }
+
+func (s *Server) compareData(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	drives, results := q["drive"], q["result"]
+	d := CompareData{Columns: []CompareItem{}, Rows: []CompareRow{}}
+	switch {
+	case len(drives) > 0 && len(results) > 0:
+		return nil, badInput(errorf("compare drives or results, not both"))
+	case len(drives) == 0 && len(results) == 0:
+		return d, nil // the empty form
+	case len(drives)+len(results) > 4:
+		// One is allowed: a drive page links here to start a comparison.
+		return nil, badInput(errorf("compare 2 to 4 drives (?drive=KEY&drive=KEY) or results (?result=ID&result=ID)"))
+	}
+	ctx := r.Context()
+	var columns [][]store.Figure
+	if len(drives) > 0 {
+		d.Kind = "drive"
+		for _, key := range drives {
+			if err := checkParam("drive", key); err != nil {
+				return nil, badInput(err)
+			}
+			figs, err := s.st.Figures(ctx, store.Filter{DeviceKey: key, Limit: driveFigures})
+			if err != nil {
+				return nil, err
+			}
+			n, err := s.st.CountRuns(ctx, store.Filter{DeviceKey: key})
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 {
+				return nil, notFound("no result has drive key " + key)
+			}
+			item := CompareItem{Key: key, URL: drivePath(key), Label: key, Results: n}
+			if len(figs) > 0 {
+				item.Label = label(figs[0].Vendor, figs[0].Model, key)
+			} else if runs, err := s.st.ListRuns(ctx, store.Filter{DeviceKey: key, Limit: 1}); err == nil && len(runs) == 1 {
+				item.Label = label(runs[0].Vendor, runs[0].Model, key)
+			}
+			d.Columns = append(d.Columns, item)
+			columns = append(columns, figs)
+		}
+	} else {
+		d.Kind = "result"
+		for _, id := range results {
+			run, tests, err := s.st.GetRun(ctx, id)
+			if isNotFound(err) {
+				return nil, notFound("no result has id " + id)
+			}
+			if err != nil {
+				return nil, err
+			}
+			d.Columns = append(d.Columns, CompareItem{Key: id, URL: resultPath(id), Label: label(run.Vendor, run.Model, id), Board: run.Board, Results: 1})
+			var figs []store.Figure
+			for _, t := range tests {
+				figs = append(figs, store.Figure{RunID: id, Test: t.Name, MBPerS: t.MBPerS, IOPS: t.IOPS})
+			}
+			columns = append(columns, figs)
+		}
+	}
+	var all []store.Figure
+	for _, c := range columns {
+		all = append(all, c...)
+	}
+	for _, name := range testNames(all) {
+		row := CompareRow{Test: name}
+		for _, c := range columns {
+			var mb, iops []float64
+			for _, f := range c {
+				if f.Test == name {
+					mb, iops = append(mb, f.MBPerS), append(iops, f.IOPS)
+				}
+			}
+			if len(mb) == 0 {
+				row.Cells = append(row.Cells, nil)
+				continue
+			}
+			row.Cells = append(row.Cells, &CompareCell{MBPerS: statsOf(mb).Median, IOPS: statsOf(iops).Median, Count: len(mb)})
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	return d, nil
+}
+
+// label names a drive as reported, falling back to its key.
+func label(vendor, model, fallback string) string {
+	switch {
+	case vendor != "" && model != "":
+		return vendor + " " + model
+	case model != "":
+		return model
+	case vendor != "":
+		return vendor
+	}
+	return fallback
+}

@@ -1,0 +1,49 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+)
+
+// userError is a 4xx answer with a message for the user.
+type userError struct {
+	code int
+	msg  string
+}
+
+func (e *userError) Error() string { return e.msg }
+
+func badInput(err error) error  { return &userError{http.StatusBadRequest, err.Error()} }
+func notFound(msg string) error { return &userError{http.StatusNotFound, msg} }
+
+// builder makes the data of one page from its request; the HTML and JSON handlers share it.
+type builder func(r *http.Request) (any, error)
+
+func (s *Server) asPage(w http.ResponseWriter, r *http.Request, name string, build builder) {
+	data, err := build(r)
+	if s.answerErr(w, r, err) {
+		return
+	}
+	s.pages.render(w, name, data)
+}
+
+func (s *Server) asAPI(w http.ResponseWriter, r *http.Request, build builder) {
+	data, err := build(r)
+	if s.answerErr(w, r, err) {
+		return
+	}
+	writeJSON(w, http.StatusOK, data)
+}
+
+func (s *Server) answerErr(w http.ResponseWriter, r *http.Request, err error) bool {
+	if err == nil {
+		return false
+	}
+	var ue *userError
+	if errors.As(err, &ue) {
+		s.fail(w, r, ue.code, ue.msg)
+	} else {
+		s.internal(w, r, err)
+	}
+	return true
+}

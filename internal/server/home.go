@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+// HomeData is the home page: the latest results and the best drives per class on the boards
+// with the most results.
+type HomeData struct {
+	Latest []RunSummary `json:"latest"`
+	Boards []BoardBest  `json:"boards"`
+	Total  int          `json:"total_results"`
+}
+
+// BoardBest ranks the drives of one board by the median MB/s of one test, best first per class.
+type BoardBest struct {
+	Board   string      `json:"board"`
+	URL     string      `json:"url"`
+	Runs    int         `json:"runs"`
+	Test    string      `json:"test"` // the test most results of the board have
+	Classes []ClassBest `json:"classes"`
+}
+
+// ClassBest is the leading drives of one class on one board.
+type ClassBest struct {
+	Class  string        `json:"class"`
+	Drives []DriveMedian `json:"drives"`
+}
+
+// DriveMedian is one drive's median on a test.
+type DriveMedian struct {
+	DeviceKey    string  `json:"device_key"`
+	URL          string  `json:"url"`
+	Vendor       string  `json:"vendor"`
+	Model        string  `json:"model"`
+	MedianMBPerS float64 `json:"median_mb_per_s"`
+	Results      int     `json:"results"`
+}
+
+const (
+	homeLatest     = 10
+	homeBoards     = 5
+	bestPerClass   = 3
+	rankingFigures = 20000 // figures read per board to rank its drives
+)
+
+func (s *Server) homePage(w http.ResponseWriter, r *http.Request) { s.asPage(w, r, "home", s.homeData) }
+func (s *Server) homeAPI(w http.ResponseWriter, r *http.Request)  { s.asAPI(w, r, s.homeData) }
+
+func (s *Server) homeData(r *http.Request) (any, error) {
+	return s.cache.get(r.Context(), "home", s.buildHome)
+}
+
+func (s *Server) buildHome(ctx context.Context) (any, error) {
+	latest, err := s.st.SortedRuns(ctx, store.Filter{Limit: homeLatest}, "date", true)
+	if err != nil {
+		return nil, err
+	}
+	d := HomeData{Latest: []RunSummary{}, Boards: []BoardBest{}}
+	for _, run := range latest {
+		d.Latest = append(d.Latest, summarize(run))
+	}
+	if d.Total, err = s.st.CountRuns(ctx, store.Filter{}); err != nil {
+		return nil, err
+	}
+	boards, err := s.st.Boards(ctx, homeBoards)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range boards {
+		bb, err := s.boardBest(ctx, b, bestPerClass)
+		if err != nil {
+			return nil, err
+		}
+		d.Boards = append(d.Boards, bb)
+	}
+	return d, nil
+}
+
+// boardBest ranks a board's drives per class on the board's most common test (cached).
+func (s *Server) boardBest(ctx context.Context, b store.Group, perClass int) (BoardBest, error) {
+	v, err := s.cache.get(ctx, fmt.Sprintf("board\x00%s\x00%d", b.Key, perClass), func(ctx context.Context) (any, error) {
+		return s.rankBoard(ctx, b, perClass)
+	})
+	if err != nil {
+		return BoardBest{}, err
+	}
+	return v.(BoardBest), nil
+}
+
+func (s *Server) rankBoard(ctx context.Context, b store.Group, perClass int) (BoardBest, error) {
+	bb := BoardBest{Board: b.Key, URL: boardPath(b.Key), Runs: b.Runs, Classes: []ClassBest{}}
+	figs, err := s.st.Figures(ctx, store.Filter{Board: b.Key, Limit: rankingFigures})
+	if err != nil {
+		return bb, err
+	}
+	bb.Test = mostCommonTest(figs)
+	type acc struct {
+		DriveMedian
+		class  string
+		values []float64
+	}
+	drives := map[string]*acc{}
+	for _, f := range figs {
+		if f.Test != bb.Test || f.DeviceKey == "" {
+			continue
+		}
+		a := drives[f.DeviceKey]
+		if a == nil {
+			a = &acc{DriveMedian: DriveMedian{DeviceKey: f.DeviceKey, URL: drivePath(f.DeviceKey), Vendor: f.Vendor, Model: f.Model}, class: f.DeviceClass}
+			drives[f.DeviceKey] = a
+		}
+		a.values = append(a.values, f.MBPerS)
+	}
+	byClass := map[string][]DriveMedian{}
+	for _, a := range drives {
+		a.MedianMBPerS = statsOf(a.values).Median
+		a.Results = len(a.values)
+		byClass[a.class] = append(byClass[a.class], a.DriveMedian)
+	}
+	for class, ds := range byClass {
+		sort.Slice(ds, func(i, j int) bool {
+			if ds[i].MedianMBPerS != ds[j].MedianMBPerS {
+				return ds[i].MedianMBPerS > ds[j].MedianMBPerS
+			}
+			return ds[i].DeviceKey < ds[j].DeviceKey
+		})
+		if perClass > 0 && len(ds) > perClass {
+			ds = ds[:perClass]
+		}
+		bb.Classes = append(bb.Classes, ClassBest{Class: class, Drives: ds})
+	}
+	sort.Slice(bb.Classes, func(i, j int) bool { return bb.Classes[i].Class < bb.Classes[j].Class })
+	return bb, nil
+}

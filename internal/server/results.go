@@ -1,0 +1,126 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/store"
+)
+
+// submitted is the answer to an upload.
+type submitted struct {
+	ID        string `json:"id"`
+	URL       string `json:"url"`
+	Duplicate bool   `json:"duplicate,omitempty"`
+	Flags     []Flag `json:"flags,omitempty"`
+}
+
+// submitAPI stores one uploaded record: 201 when new, 200 with the same body when the same
+// record was uploaded before (so a retry after a lost answer is harmless), 409 when another
+// record holds its id. The answer is sent only after the transaction committed.
+func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := s.submits.allow(clientAddr(r)); !ok {
+		w.Header().Set("Retry-After", itoa(wait))
+		s.fail(w, r, http.StatusTooManyRequests, "too many uploads from your address; retry in "+itoa(wait)+" s")
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, r, http.StatusRequestEntityTooLarge, "the record is larger than 1 MiB; iomark's records are far smaller, so this is not one")
+			return
+		}
+		s.fail(w, r, http.StatusBadRequest, "reading the request body failed")
+		return
+	}
+	run, err := decodeUpload(body, s.opts.now())
+	if err != nil {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			s.failField(w, r, http.StatusBadRequest, fe.Error(), fe.Field)
+			return
+		}
+		s.fail(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
+	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped.
+	row, tests, err := run.StoreRow(store.SourceSubmitted)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	out := submitted{ID: run.ID, URL: s.baseURL(r) + resultPath(run.ID), Flags: flags(run)}
+	err = s.ingest.save(r.Context(), row, tests)
+	switch {
+	case errors.Is(err, errClosed):
+		w.Header().Set("Retry-After", "5")
+		s.fail(w, r, http.StatusServiceUnavailable, err.Error())
+	case err == nil:
+		writeJSON(w, http.StatusCreated, out)
+	case errors.Is(err, store.ErrDuplicate):
+		out.Duplicate = true
+		writeJSON(w, http.StatusOK, out)
+	case errors.Is(err, store.ErrConflict):
+		s.fail(w, r, http.StatusConflict, "another result is already stored under id "+run.ID+"; a run id must be unique, so give this run a new one")
+	case errors.Is(err, store.ErrInvalid):
+		s.fail(w, r, http.StatusBadRequest, "the record has a field the database refuses (text that is not valid UTF-8, or a number out of range)")
+	default:
+		s.internal(w, r, err)
+	}
+}
+
+func resultPath(id string) string { return "/result/" + url.PathEscape(id) }
+
+// resultRaw sends the stored record JSON byte for byte, as a download.
+func (s *Server) resultRaw(w http.ResponseWriter, r *http.Request) {
+	run, _, ok := s.getRun(w, r)
+	if !ok {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", `attachment; filename="iomark-`+safeFileName(run.ID)+`.json"`)
+	_, _ = w.Write(run.Record)
+}
+
+// getRun reads the run the path's {id} names, answering 404 itself when there is none.
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) (store.Run, []store.Test, bool) {
+	id := r.PathValue("id")
+	run, tests, err := s.st.GetRun(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		s.fail(w, r, http.StatusNotFound, "no result has id "+id)
+		return run, nil, false
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return run, nil, false
+	}
+	return run, tests, true
+}
+
+func safeFileName(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// decodeStored reads a stored record back; published and uploaded records decode alike.
+func decodeStored(raw json.RawMessage) (*record.Run, *Published) {
+	rec, err := record.Decode(raw)
+	if err != nil {
+		return nil, nil
+	}
+	var extra struct {
+		Published *Published `json:"published"`
+	}
+	_ = json.Unmarshal(raw, &extra)
+	return rec, extra.Published
+}

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+// SearchData is the search page: results and drives whose brand or model match q, optionally
+// narrowed to a class, board or source.
+type SearchData struct {
+	Q      string       `json:"q"`
+	Class  string       `json:"class,omitempty"`
+	Board  string       `json:"board,omitempty"`
+	Source string       `json:"source,omitempty"`
+	Link   string       `json:"link,omitempty"`        // bus the drive is attached by: sd, usb, pcie…
+	CapGB  float64      `json:"capacity_gb,omitempty"` // labelled capacity, GB (10^9 bytes)
+	Drives []DriveRef   `json:"drives"`
+	List   []RunSummary `json:"results"`
+	Pager  Pager        `json:"pager"`
+}
+
+// DriveRef names a drive and how many results it has.
+type DriveRef struct {
+	DeviceKey string `json:"device_key"`
+	URL       string `json:"url"`
+	Class     string `json:"class"`
+	Vendor    string `json:"vendor"`
+	Model     string `json:"model"`
+	Results   int    `json:"results"`
+}
+
+const searchDrives = 20
+
+func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
+	s.asPage(w, r, "search", s.searchData)
+}
+func (s *Server) searchAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.searchData) }
+
+func (s *Server) searchData(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	d := SearchData{Q: q.Get("q"), Class: q.Get("class"), Board: q.Get("board"), Source: q.Get("source"),
+		Link: q.Get("link"), Drives: []DriveRef{}, List: []RunSummary{}}
+	for name, v := range map[string]string{"q": d.Q, "class": d.Class, "board": d.Board, "source": d.Source, "link": d.Link} {
+		if err := checkParam(name, v); err != nil {
+			return nil, badInput(err)
+		}
+	}
+	narrow := store.Narrow{LinkBus: d.Link}
+	if v := q.Get("capacity_gb"); v != "" {
+		gb, err := strconv.ParseFloat(v, 64)
+		if err != nil || gb <= 0 || gb > 1e6 {
+			return nil, badInput(errorf("capacity_gb must be a positive number of GB, as on the label"))
+		}
+		d.CapGB = gb
+		// A drive labelled N GB holds a little less than N·10^9 bytes (spare area, and cards
+		// round up): 85 % to 102 % of the label finds it without finding the next size.
+		narrow.MinCapacityBytes, narrow.MaxCapacityBytes = int64(gb*1e9*0.85), int64(gb*1e9*1.02)
+	}
+	lp, err := parseList(q, store.RunSorts, "date", "desc")
+	if err != nil {
+		return nil, badInput(err)
+	}
+	f := store.Filter{Text: d.Q, DeviceClass: d.Class, Board: d.Board, Source: d.Source}
+	total, err := s.st.CountRuns(r.Context(), f, narrow)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := s.st.SortedRuns(r.Context(), lp.filter(f), lp.Sort, lp.Order == "desc", narrow)
+	if err != nil {
+		return nil, err
+	}
+	for _, run := range runs {
+		d.List = append(d.List, summarize(run))
+	}
+	d.Pager = newPager("/search", q, lp, total, store.RunSorts)
+	if lp.Page > 1 {
+		return d, nil // drives are listed on the first page only
+	}
+	f.Limit = searchDrives
+	drives, err := s.st.Drives(r.Context(), f, narrow)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range drives {
+		d.Drives = append(d.Drives, DriveRef{DeviceKey: g.Key, URL: drivePath(g.Key), Class: g.DeviceClass, Vendor: g.Vendor, Model: g.Model, Results: g.Runs})
+	}
+	return d, nil
+}

@@ -1,0 +1,609 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iomark/iomark/internal/advice"
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/testpg"
+)
+
+// newDSN gives each test an empty database of the back end under test.
+type newDSN func(t *testing.T) string
+
+func sqliteDSN(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "results.db") }
+
+func TestServerSQLite(t *testing.T) { runSuite(t, sqliteDSN) }
+
+func TestServerPostgres(t *testing.T) {
+	srv := testpg.Start(t)
+	runSuite(t, func(t *testing.T) string { return testpg.NewDatabase(t, srv) })
+}
+
+// runSuite is the server suite every back end must pass unchanged.
+func runSuite(t *testing.T, dsn newDSN) {
+	for _, tt := range []struct {
+		name string
+		fn   func(t *testing.T, ts *testServer)
+	}{
+		{"SubmitAndShow", testSubmitAndShow},
+		{"Duplicates", testDuplicates},
+		{"BadInput", testBadInput},
+		{"Escaping", testEscaping},
+		{"Published", testPublished},
+		{"SortAndPage", testSortAndPage},
+		{"CompareAndValue", testCompareAndValue},
+		{"FlagsAboveCeiling", testFlagsAboveCeiling},
+		{"SustainedShown", testSustainedShown},
+		{"SubmitClient", testSubmitClient},
+	} {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, startServer(t, dsn(t), Options{SubmitPerS: -1, RequestPerS: -1})) })
+	}
+}
+
+type testServer struct {
+	*httptest.Server
+	st *store.Store
+}
+
+func startServer(t *testing.T, dsn string, opts Options) *testServer {
+	t.Helper()
+	st, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s, err := New(st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return &testServer{ts, st}
+}
+
+func f64(v float64) *float64 { return &v }
+
+// sampleRecord is a record shaped as `iomark run --json` prints it. The figures are placeholders
+// for server tests, not measurements.
+func sampleRecord(id, vendor, model, board string, seqMBPerS float64) *record.Run {
+	pct := seqMBPerS / 45 * 100
+	return &record.Run{SchemaVersion: record.SchemaVersion, ID: id,
+		CreatedAt: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), ToolVersion: "test", Profile: "quick",
+		Host:          &probe.Board{Model: board, Revision: "c03114"},
+		Device:        &probe.Device{Name: "mmcblk0", Class: probe.ClassMicroSD, Vendor: vendor, Model: model, CapacityBytes: 63864569856, SerialHash: "0123456789abcdef"},
+		SD:            &probe.SD{Type: "SD", ManfID: 3, OEMID: "SD", Name: model},
+		Link:          []probe.Hop{{Bus: "sd", Name: "mmc0", SpeedMbps: 400, CeilingMBPerS: 45, CeilingBasis: "SDR104 at 100 MHz"}},
+		CeilingMBPerS: 45,
+		Tests: []record.Test{
+			{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: seqMBPerS, IOPS: seqMBPerS, Primary: "mb_per_s", Runs: 3, CI95Pct: 1.5, CeilingPct: &pct,
+				Series: []engine.Point{{TS: 1, MBPerS: seqMBPerS}, {TS: 2, MBPerS: seqMBPerS - 1}}},
+			{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, IOPS: 2600, MBPerS: 10.65, Primary: "iops", Runs: 3,
+				LatUS: record.Latency{P50: 380, P99: 900, Max: 2000}},
+		},
+		Findings: []advice.Finding{{ID: "sd-bus-slow", Severity: advice.Warn, Message: "card runs below its bus mode"}},
+	}
+}
+
+func encode(t *testing.T, r *record.Run) []byte {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func (ts *testServer) post(t *testing.T, body []byte) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(ts.URL+"/api/v1/results", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+func (ts *testServer) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(ts.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func (ts *testServer) getJSON(t *testing.T, path string, v any) int {
+	t.Helper()
+	code, body := ts.get(t, path)
+	if code == http.StatusOK {
+		if err := json.Unmarshal([]byte(body), v); err != nil {
+			t.Fatalf("%s: %v\n%s", path, err, body)
+		}
+	}
+	return code
+}
+
+func testSubmitAndShow(t *testing.T, ts *testServer) {
+	rec := sampleRecord("run-1", "SanDisk", "SN64G", "Raspberry Pi 4 Model B Rev 1.4", 40)
+	raw := encode(t, rec)
+	code, out := ts.post(t, raw)
+	if code != http.StatusCreated || out["id"] != "run-1" || out["url"] != ts.URL+"/result/run-1" {
+		t.Fatalf("POST = %d %v", code, out)
+	}
+	var search SearchData
+	if c := ts.getJSON(t, "/api/v1/search?q=sandisk+sn64", &search); c != 200 || len(search.List) != 1 || len(search.Drives) != 1 {
+		t.Fatalf("search = %d %+v", c, search)
+	}
+	key := search.Drives[0].DeviceKey
+	if key != rec.DeviceKey() {
+		t.Errorf("drive key %q, want %q", key, rec.DeviceKey())
+	}
+	var drive DriveData
+	if c := ts.getJSON(t, "/api/v1"+strings.TrimPrefix(drivePath(key), ""), &drive); c != 200 {
+		t.Fatalf("drive = %d", c)
+	}
+	if drive.Results != 1 || drive.Tests[0].MBPerS.Median == 0 || len(drive.Chart.Counts) == 0 || len(drive.Groups) != 2 {
+		t.Errorf("drive data %+v", drive)
+	}
+	for _, page := range []string{"/", "/search?q=sandisk", drivePath(key), "/result/run-1", boardPath(rec.Host.Model), "/compare", "/value"} {
+		if c, body := ts.get(t, page); c != 200 || !strings.Contains(body, "</html>") {
+			t.Errorf("GET %s = %d", page, c)
+		}
+	}
+	_, body := ts.get(t, "/result/run-1")
+	for _, want := range []string{"seq-read-1m", "SDR104 at 100 MHz", "card runs below its bus mode", `id="sustained"`, "/result/run-1/raw"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("result page lacks %q", want)
+		}
+	}
+	// The raw download is the stored record, byte for byte.
+	resp, err := http.Get(ts.URL + "/result/run-1/raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !bytes.Equal(got, raw) || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("raw = %s (%s), want the uploaded record", got, resp.Header.Get("Content-Disposition"))
+	}
+	if c, _ := ts.get(t, "/api/v1/results/run-1/raw"); c != 200 {
+		t.Errorf("API raw = %d", c)
+	}
+	var res ResultData
+	if c := ts.getJSON(t, "/api/v1/results/run-1", &res); c != 200 || res.Record.ID != "run-1" || len(res.Series) != 2 {
+		t.Errorf("result API = %d %+v", c, res)
+	}
+	var home HomeData
+	if c := ts.getJSON(t, "/api/v1/home", &home); c != 200 || len(home.Latest) == 0 || home.Latest[0].ID != "run-1" {
+		t.Errorf("home = %d %+v", c, home)
+	}
+	for _, path := range []string{"/result/nope", "/api/v1/results/nope", "/drive?key=nope", "/api/v1/board?name=nope", "/nope", "/api/v1/nope"} {
+		if c, _ := ts.get(t, path); c != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404", path, c)
+		}
+	}
+}
+
+func testDuplicates(t *testing.T, ts *testServer) {
+	raw := encode(t, sampleRecord("dup", "Samsung", "EVO", "Pi 5", 80))
+	if c, _ := ts.post(t, raw); c != http.StatusCreated {
+		t.Fatalf("first POST = %d", c)
+	}
+	c, out := ts.post(t, raw)
+	if c != http.StatusOK || out["duplicate"] != true || out["id"] != "dup" {
+		t.Errorf("resubmission = %d %v, want 200 duplicate", c, out)
+	}
+	other := sampleRecord("dup", "Samsung", "EVO", "Pi 5", 81)
+	if c, out := ts.post(t, encode(t, other)); c != http.StatusConflict || out["error"] == nil {
+		t.Errorf("different record, same id = %d %v, want 409", c, out)
+	}
+}
+
+func testBadInput(t *testing.T, ts *testServer) {
+	good := func() *record.Run { return sampleRecord("bad-1", "A", "B", "Pi", 10) }
+	mutate := func(f func(r *record.Run)) []byte {
+		r := good()
+		f(r)
+		return encode(t, r)
+	}
+	huge := bytes.Repeat([]byte(" "), MaxBodyBytes+10)
+	for _, tt := range []struct {
+		name  string
+		body  []byte
+		code  int
+		field string
+	}{
+		{"empty", nil, 400, ""},
+		{"array", []byte(`[1]`), 400, ""},
+		{"not json", []byte(`{"id":`), 400, ""},
+		{"two values", append(encode(t, good()), []byte(`{}`)...), 400, ""},
+		{"too large", append([]byte(`{"id":"x","pad":"`), append(huge, []byte(`"}`)...)...), 413, ""},
+		{"wrong type", []byte(`{"schema_version":"one"}`), 400, "schema_version"},
+		{"newer schema", mutate(func(r *record.Run) { r.SchemaVersion = 99 }), 400, "schema_version"},
+		{"bad id", mutate(func(r *record.Run) { r.ID = "../etc" }), 400, "id"},
+		{"future", mutate(func(r *record.Run) { r.CreatedAt = time.Now().Add(72 * time.Hour) }), 400, "created_at"},
+		{"negative MB/s", mutate(func(r *record.Run) { r.Tests[0].MBPerS = -1 }), 400, "tests[0].mb_per_s"},
+		{"absurd IOPS", mutate(func(r *record.Run) { r.Tests[1].IOPS = 1e12 }), 400, "tests[1].iops"},
+		{"qd", mutate(func(r *record.Run) { r.Tests[1].QD = 1 << 20 }), 400, "tests[1].qd"},
+		{"raw serial", mutate(func(r *record.Run) { r.Device.SerialHash = "SN-1234-RAW" }), 400, "device.serial_hash"},
+		{"duplicate test", mutate(func(r *record.Run) { r.Tests[1].Name = r.Tests[0].Name }), 400, "tests[1].name"},
+		{"long text", mutate(func(r *record.Run) { r.Device.Model = strings.Repeat("x", 2000) }), 400, "device.model"},
+		{"bad test name", mutate(func(r *record.Run) { r.Tests[0].Name = "<b>" }), 400, "tests[0].name"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, out := ts.post(t, tt.body)
+			if c != tt.code {
+				t.Fatalf("status %d, want %d (%v)", c, tt.code, out)
+			}
+			msg, _ := out["error"].(string)
+			if msg == "" || strings.Contains(msg, "goroutine") || strings.Contains(msg, ".go:") {
+				t.Errorf("error message %q: want a clear message, no trace", msg)
+			}
+			if tt.field != "" && out["field"] != tt.field {
+				t.Errorf("field %v, want %s (%s)", out["field"], tt.field, msg)
+			}
+		})
+	}
+	if n, _ := ts.st.CountRuns(context.Background(), store.Filter{}); n != 0 {
+		t.Errorf("%d runs stored from bad input", n)
+	}
+	for _, path := range []string{"/api/v1/search?sort=bogus", "/api/v1/search?page=0", "/api/v1/search?per_page=100000", "/api/v1/search?order=up", "/api/v1/search?page=100000&per_page=200",
+		"/api/v1/drive", "/api/v1/compare?drive=a&drive=b&drive=c&drive=d&drive=e", "/api/v1/compare?drive=a&result=b", "/api/v1/value?drive=a", "/api/v1/value?drive=a&price=-1", "/search?q=%ff"} {
+		if c, body := ts.get(t, path); c != http.StatusBadRequest {
+			t.Errorf("GET %s = %d, want 400: %s", path, c, body)
+		}
+	}
+}
+
+func testEscaping(t *testing.T, ts *testServer) {
+	rec := sampleRecord("xss", "<script>alert(1)</script>", "<script>alert(2)</script>", "<img src=x onerror=alert(3)>", 20)
+	if c, out := ts.post(t, encode(t, rec)); c != http.StatusCreated {
+		t.Fatalf("POST = %d %v", c, out)
+	}
+	for _, page := range []string{"/", "/search?q=script", "/result/xss", drivePath(rec.DeviceKey()), boardPath(rec.Host.Model),
+		"/compare?drive=" + url.QueryEscape(rec.DeviceKey()) + "&drive=" + url.QueryEscape(rec.DeviceKey()), "/search?q=%3Cscript%3Ealert(9)%3C/script%3E"} {
+		c, body := ts.get(t, page)
+		if c != 200 {
+			t.Errorf("GET %s = %d", page, c)
+			continue
+		}
+		if strings.Contains(body, "<script>alert") || strings.Contains(body, "<img src=x") {
+			t.Errorf("GET %s: markup from the record reached the page unescaped", page)
+		}
+		if page == "/result/xss" && !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+			t.Errorf("the model name is not shown as text")
+		}
+	}
+}
+
+func testPublished(t *testing.T, ts *testServer) {
+	n, err := SeedPublished(context.Background(), ts.st)
+	if err != nil || n == 0 {
+		t.Fatalf("SeedPublished = %d, %v", n, err)
+	}
+	if again, err := SeedPublished(context.Background(), ts.st); err != nil || again != 0 {
+		t.Errorf("second SeedPublished = %d, %v; want 0 (idempotent)", again, err)
+	}
+	var search SearchData
+	if c := ts.getJSON(t, "/api/v1/search?source=published&per_page=200", &search); c != 200 || search.Pager.Total != n {
+		t.Fatalf("published results = %d %d, want %d", c, search.Pager.Total, n)
+	}
+	id := search.List[0].ID
+	_, body := ts.get(t, "/result/"+id)
+	if !strings.Contains(body, "Published result") || !strings.Contains(body, "As printed") {
+		t.Errorf("published result page does not show its source")
+	}
+	_, body = ts.get(t, "/")
+	if !strings.Contains(body, `class="published"`) {
+		t.Errorf("home does not mark published results")
+	}
+}
+
+func testSortAndPage(t *testing.T, ts *testServer) {
+	for i, v := range []string{"Kingston", "Lexar", "Samsung", "SanDisk", "Transcend"} {
+		r := sampleRecord(fmt.Sprintf("s%d", i), v, "Card", "Pi 4", float64(10+i))
+		r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Hour)
+		if c, _ := ts.post(t, encode(t, r)); c != 201 {
+			t.Fatal(c)
+		}
+	}
+	var narrowed SearchData
+	ts.getJSON(t, "/api/v1/search?capacity_gb=64&link=sd", &narrowed)
+	if narrowed.Pager.Total != 5 {
+		t.Errorf("64 GB on sd: %d results, want the 5 cards of 63.9e9 bytes", narrowed.Pager.Total)
+	}
+	for _, q := range []string{"capacity_gb=32", "capacity_gb=128", "link=usb"} {
+		ts.getJSON(t, "/api/v1/search?"+q, &narrowed)
+		if narrowed.Pager.Total != 0 {
+			t.Errorf("%s: %d results, want none", q, narrowed.Pager.Total)
+		}
+	}
+	if c, _ := ts.get(t, "/api/v1/search?capacity_gb=-1"); c != 400 {
+		t.Errorf("negative capacity: %d", c)
+	}
+	var page SearchData
+	ts.getJSON(t, "/api/v1/search?sort=vendor&order=asc&per_page=2&page=2", &page)
+	if len(page.List) != 2 || page.List[0].Vendor != "Samsung" || page.Pager.Total != 5 || page.Pager.Pages != 3 || page.Pager.Next == "" || page.Pager.Prev == "" {
+		t.Fatalf("page 2 = %+v", page)
+	}
+	var next SearchData
+	ts.getJSON(t, "/api/v1"+page.Pager.Next, &next)
+	if len(next.List) != 1 || next.List[0].Vendor != "Transcend" {
+		t.Errorf("next page %+v", next.List)
+	}
+	_, body := ts.get(t, "/search?sort=date&order=desc")
+	if i, j := strings.Index(body, "Transcend"), strings.Index(body, "Kingston"); i < 0 || j < 0 || i > j {
+		t.Errorf("newest first: Transcend should come before Kingston")
+	}
+}
+
+func testCompareAndValue(t *testing.T, ts *testServer) {
+	a := sampleRecord("c1", "SanDisk", "Extreme", "Pi 4", 40)
+	b := sampleRecord("c2", "Samsung", "PRO Plus", "Pi 4", 20)
+	for _, r := range []*record.Run{a, b} {
+		if c, _ := ts.post(t, encode(t, r)); c != 201 {
+			t.Fatal(c)
+		}
+	}
+	var cmp CompareData
+	if c := ts.getJSON(t, "/api/v1/compare?drive="+url.QueryEscape(a.DeviceKey())+"&drive="+url.QueryEscape(b.DeviceKey()), &cmp); c != 200 || len(cmp.Columns) != 2 || len(cmp.Rows) != 2 {
+		t.Fatalf("compare drives = %d %+v", c, cmp)
+	}
+	if cmp.Rows[0].Cells[0] == nil || cmp.Rows[0].Cells[1] == nil {
+		t.Fatalf("cells %+v", cmp.Rows[0])
+	}
+	if c := ts.getJSON(t, "/api/v1/compare?result=c1&result=c2", &cmp); c != 200 || cmp.Kind != "result" || len(cmp.Columns) != 2 {
+		t.Errorf("compare results = %d %+v", c, cmp)
+	}
+	var val ValueData
+	if c := ts.getJSON(t, "/api/v1/value?drive="+url.QueryEscape(a.DeviceKey())+"&price=20&drive="+url.QueryEscape(b.DeviceKey())+"&price=10&mb_test=seq-read-1m&iops_test=rand-read-4k-qd1", &val); c != 200 || len(val.Rows) != 2 {
+		t.Fatalf("value = %d %+v", c, val)
+	}
+	if got := *val.Rows[0].PricePerMBPerS; got != 0.5 {
+		t.Errorf("price per MB/s = %v, want 20/40 = 0.5", got)
+	}
+	if got := *val.Rows[1].PricePerIOPS; got != 10.0/2600 {
+		t.Errorf("price per IOPS = %v, want 10/2600", got)
+	}
+	if c, _ := ts.get(t, "/value?drive="+url.QueryEscape(a.DeviceKey())+"&price=20"); c != 200 {
+		t.Errorf("value page = %d", c)
+	}
+}
+
+func testSustainedShown(t *testing.T, ts *testServer) {
+	rec := sampleRecord("sus", "Samsung", "T7", "Pi 5", 30)
+	rec.Tests[0].Sustained = &record.Sustained{CliffFound: true, CliffAtBytes: 12e9, CliffAtS: 30, BeforeMBPerS: 400, AfterMBPerS: 120, DropPct: 70, WrittenBytes: 40e9}
+	if c, out := ts.post(t, encode(t, rec)); c != 201 {
+		t.Fatal(c, out)
+	}
+	_, body := ts.get(t, "/result/sus")
+	for _, want := range []string{"Sustained write: seq-read-1m", "400.0 MB/s", "120.0 MB/s", "1 MiB"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("result page lacks %q", want)
+		}
+	}
+}
+
+func testFlagsAboveCeiling(t *testing.T, ts *testServer) {
+	rec := sampleRecord("fast", "Fake", "Card", "Pi 4", 90) // the link carries 45 MB/s
+	c, out := ts.post(t, encode(t, rec))
+	if c != 201 {
+		t.Fatalf("a figure above the ceiling must be kept: %d %v", c, out)
+	}
+	if fl, _ := out["flags"].([]any); len(fl) != 1 {
+		t.Errorf("flags = %v, want one above-link-ceiling", out["flags"])
+	}
+	_, body := ts.get(t, "/result/fast")
+	if !strings.Contains(body, "above-link-ceiling") {
+		t.Errorf("result page does not show the flag")
+	}
+}
+
+func testSubmitClient(t *testing.T, ts *testServer) {
+	rec := encode(t, sampleRecord("cli-1", "SanDisk", "Ultra", "Pi 3", 20))
+	var obj map[string]any
+	_ = json.Unmarshal(rec, &obj)
+	obj["host"].(map[string]any)["hostname"] = "secret-box"
+	obj["hostname"] = "secret-box"
+	withHost, _ := json.Marshal(obj)
+	id, link, err := Submit(context.Background(), ts.URL, withHost)
+	if err != nil || id != "cli-1" || link != ts.URL+"/result/cli-1" {
+		t.Fatalf("Submit = %q %q %v", id, link, err)
+	}
+	if _, _, err := Submit(context.Background(), ts.URL, withHost); err != nil {
+		t.Errorf("resubmitting: %v, want success (idempotent)", err)
+	}
+	run, _, err := ts.st.GetRun(context.Background(), "cli-1")
+	if err != nil || bytes.Contains(run.Record, []byte("secret-box")) {
+		t.Errorf("stored record holds the hostname: %s (%v)", run.Record, err)
+	}
+	_, _, err = Submit(context.Background(), ts.URL, []byte(`{"id":"x"}`))
+	if err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("bad record: err = %v", err)
+	}
+	if _, _, err := Submit(context.Background(), "ftp://x", rec); err == nil {
+		t.Error("an ftp URL was accepted")
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: 1, SubmitBurst: 2, RequestPerS: -1, now: func() time.Time { return now }})
+	codes := []int{}
+	for i := range 3 {
+		c, _ := ts.post(t, encode(t, sampleRecord(fmt.Sprintf("rl%d", i), "A", "B", "Pi", 1)))
+		codes = append(codes, c)
+	}
+	if fmt.Sprint(codes) != "[201 201 429]" {
+		t.Errorf("codes %v, want [201 201 429]", codes)
+	}
+	now = now.Add(2 * time.Second) // refilled
+	if c, _ := ts.post(t, encode(t, sampleRecord("rl9", "A", "B", "Pi", 1))); c != 201 {
+		t.Errorf("after waiting: %d", c)
+	}
+	l := newLimiter(1, 1, func() time.Time { return now })
+	if _, ok := l.allow("a"); !ok {
+		t.Error("first request refused")
+	}
+	if wait, ok := l.allow("a"); ok || wait != 1 {
+		t.Errorf("second = %d %v, want refused, wait 1 s", wait, ok)
+	}
+	if _, ok := l.allow("b"); !ok {
+		t.Error("another address shares the bucket")
+	}
+}
+
+// TestOpenAPI checks every API route is in the document and every documented path is served.
+func TestOpenAPI(t *testing.T) {
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	var doc struct {
+		OpenAPI string                    `json:"openapi"`
+		Paths   map[string]map[string]any `json:"paths"`
+	}
+	if c := ts.getJSON(t, "/api/v1/openapi.json", &doc); c != 200 || !strings.HasPrefix(doc.OpenAPI, "3.") {
+		t.Fatalf("openapi = %d %q", c, doc.OpenAPI)
+	}
+	var documented, served []string
+	for path, ops := range doc.Paths {
+		for m := range ops {
+			documented = append(documented, strings.ToUpper(m)+" "+path)
+		}
+	}
+	s, _ := New(nil, Options{})
+	for _, r := range s.routes() {
+		if r.api {
+			served = append(served, r.method+" "+r.pattern)
+		}
+		if strings.HasPrefix(r.pattern, "/api/") != r.api {
+			t.Errorf("route %s: api flag does not match its path", r.pattern)
+		}
+	}
+	sort.Strings(documented)
+	sort.Strings(served)
+	if fmt.Sprint(documented) != fmt.Sprint(served) {
+		t.Errorf("OpenAPI paths and routes differ:\ndocumented %v\nserved     %v", documented, served)
+	}
+}
+
+func TestHistogram(t *testing.T) {
+	d := histogram("t", []float64{1, 2, 3, 4})
+	if fmt.Sprint(d.Counts) != "[2 2]" || len(d.Edges) != 3 {
+		t.Errorf("histogram %+v", d)
+	}
+	d = histogram("t", []float64{5, 5, 5})
+	if fmt.Sprint(d.Counts) != "[3]" {
+		t.Errorf("equal values %+v", d)
+	}
+	st := statsOf([]float64{4, 1, 3, 2})
+	if st.Median != 2.5 || st.Min != 1 || st.Max != 4 || st.Count != 4 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestNoStackTraceToClients makes every handler panic (no store) and checks the answer is a
+// plain 500 with no trace, as JSON under /api/ and as a page elsewhere.
+func TestNoStackTraceToClients(t *testing.T) {
+	s, err := New(nil, Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	for _, path := range []string{"/api/v1/home", "/", "/api/v1/search?q=x"} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 500 || strings.Contains(string(body), "goroutine") || strings.Contains(string(body), ".go:") || !strings.Contains(string(body), "internal error") {
+			t.Errorf("GET %s = %d %q", path, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestConcurrentUploadsShareCommits uploads from many clients at once: every upload is answered
+// and stored exactly once, duplicates among them included.
+func TestConcurrentUploadsShareCommits(t *testing.T) {
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	const clients, each = 8, 20
+	codes := make(chan int, clients*each)
+	done := make(chan struct{})
+	for c := range clients {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range each {
+				// Clients 0 and 1 upload the same runs: one gets 201, the other 200.
+				id := fmt.Sprintf("cc%d-%d", c, i)
+				if c < 2 {
+					id = fmt.Sprintf("shared-%d", i)
+				}
+				resp, err := http.Post(ts.URL+"/api/v1/results", "application/json",
+					bytes.NewReader(encode(t, sampleRecord(id, "V", "M", "Pi", 10))))
+				if err != nil {
+					codes <- 0
+					continue
+				}
+				resp.Body.Close()
+				codes <- resp.StatusCode
+			}
+		}()
+	}
+	for range clients {
+		<-done
+	}
+	close(codes)
+	n := map[int]int{}
+	for c := range codes {
+		n[c]++
+	}
+	if n[201] != (clients-1)*each || n[200] != each {
+		t.Errorf("answers %v, want %d created and %d duplicates", n, (clients-1)*each, each)
+	}
+	if got, _ := ts.st.CountRuns(context.Background(), store.Filter{}); got != (clients-1)*each {
+		t.Errorf("%d runs stored, want %d", got, (clients-1)*each)
+	}
+}
+
+func TestUploadAfterCloseAnswers503(t *testing.T) {
+	st, err := store.Open(context.Background(), sqliteDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s, err := New(st, Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	s.Close()
+	resp, err := http.Post(ts.URL+"/api/v1/results", "application/json", bytes.NewReader(encode(t, sampleRecord("late", "V", "M", "Pi", 1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("upload after Close = %s", resp.Status)
+	}
+}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+// ValueData is the value page: what each MB/s and each IOPS costs, from prices the user gives
+// (?drive=KEY&price=P, repeated, in the user's own currency) and the drives' median figures.
+type ValueData struct {
+	MBTest   string     `json:"mb_test"`   // test whose MB/s is priced (?mb_test=)
+	IOPSTest string     `json:"iops_test"` // test whose IOPS is priced (?iops_test=)
+	Tests    []string   `json:"tests"`
+	Rows     []ValueRow `json:"rows"`
+}
+
+// ValueRow is one drive's value; a price per figure is absent when the figure is.
+type ValueRow struct {
+	DeviceKey      string   `json:"device_key"`
+	URL            string   `json:"url"`
+	Label          string   `json:"label"`
+	Price          float64  `json:"price"`
+	MedianMBPerS   float64  `json:"median_mb_per_s"`
+	PricePerMBPerS *float64 `json:"price_per_mb_per_s,omitempty"`
+	MedianIOPS     float64  `json:"median_iops"`
+	PricePerIOPS   *float64 `json:"price_per_iops,omitempty"`
+	Results        int      `json:"results"`
+}
+
+const maxValueDrives = 10
+
+func (s *Server) valuePage(w http.ResponseWriter, r *http.Request) {
+	s.asPage(w, r, "value", s.valueData)
+}
+func (s *Server) valueAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.valueData) }
+
+func (s *Server) valueData(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	keys, prices := q["drive"], q["price"]
+	d := ValueData{Rows: []ValueRow{}, Tests: []string{}}
+	if len(keys) == 0 {
+		return d, nil // the empty form
+	}
+	if len(keys) != len(prices) {
+		return nil, badInput(errorf("give one price per drive: ?drive=KEY&price=12.50&drive=KEY&price=30"))
+	}
+	if len(keys) > maxValueDrives {
+		return nil, badInput(errorf("at most %d drives at once", maxValueDrives))
+	}
+	ctx := r.Context()
+	var cols [][]store.Figure
+	var all []store.Figure
+	for i, key := range keys {
+		if err := checkParam("drive", key); err != nil {
+			return nil, badInput(err)
+		}
+		price, err := strconv.ParseFloat(prices[i], 64)
+		if err != nil || price <= 0 || price > 1e9 || math.IsInf(price, 0) {
+			return nil, badInput(errorf("price %q of drive %s must be a positive number", prices[i], key))
+		}
+		figs, err := s.st.Figures(ctx, store.Filter{DeviceKey: key, Limit: driveFigures})
+		if err != nil {
+			return nil, err
+		}
+		if len(figs) == 0 {
+			return nil, notFound("no result with figures has drive key " + key)
+		}
+		d.Rows = append(d.Rows, ValueRow{DeviceKey: key, URL: drivePath(key), Label: label(figs[0].Vendor, figs[0].Model, key), Price: price})
+		cols = append(cols, figs)
+		all = append(all, figs...)
+	}
+	d.Tests = testNames(all)
+	d.MBTest, d.IOPSTest = q.Get("mb_test"), q.Get("iops_test")
+	if d.MBTest == "" {
+		d.MBTest = d.Tests[0]
+	}
+	if d.IOPSTest == "" {
+		// The most common test with IOPS figures (published results have none).
+		for _, name := range d.Tests {
+			for _, f := range all {
+				if f.Test == name && f.IOPS > 0 {
+					d.IOPSTest = name
+					break
+				}
+			}
+			if d.IOPSTest != "" {
+				break
+			}
+		}
+	}
+	for i, figs := range cols {
+		var mb, iops []float64
+		for _, f := range figs {
+			if f.Test == d.MBTest {
+				mb = append(mb, f.MBPerS)
+			}
+			if f.Test == d.IOPSTest {
+				iops = append(iops, f.IOPS)
+			}
+		}
+		row := &d.Rows[i]
+		row.Results = len(mb)
+		row.MedianMBPerS = statsOf(mb).Median
+		row.MedianIOPS = statsOf(iops).Median
+		if row.MedianMBPerS > 0 {
+			v := row.Price / row.MedianMBPerS
+			row.PricePerMBPerS = &v
+		}
+		if row.MedianIOPS > 0 {
+			v := row.Price / row.MedianIOPS
+			row.PricePerIOPS = &v
+		}
+	}
+	return d, nil
+}

@@ -1,0 +1,360 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// Queries the results server needs besides ListRuns: counts for paging, sorted lists, per-test
+// figures for medians and spreads, and groupings by drive and board. Medians and spreads are
+// computed by the caller from Figures: SQLite has no percentile function, and both back ends
+// must answer alike.
+
+// RunSorts are the orders SortedRuns accepts, by name, with the column each sorts by.
+var RunSorts = map[string]string{
+	"date":     "created_at_us",
+	"vendor":   "vendor",
+	"model":    "model",
+	"board":    "board",
+	"class":    "device_class",
+	"capacity": "capacity_bytes",
+	"link":     "link_speed_mbps",
+	"score":    "score_iomark",
+	"source":   "source",
+}
+
+// Narrow selects runs further than Filter, by what the search page offers besides text: the
+// bus the drive is attached by and a capacity range. Functions take at most one.
+type Narrow struct {
+	LinkBus          string // exact match, e.g. usb, sd, pcie
+	MinCapacityBytes int64  // 0: no lower bound
+	MaxCapacityBytes int64  // 0: no upper bound
+}
+
+// filterWhere builds the WHERE clause of f (without the keyword) and its arguments, numbered
+// from 1. none is true when f can match nothing (a text query of punctuation only).
+func (s *Store) filterWhere(f Filter, narrow ...Narrow) (where string, args []any, none bool, err error) {
+	var conds []string
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	if len(narrow) > 1 {
+		return "", nil, false, fmt.Errorf("%w: more than one Narrow", ErrInvalid)
+	}
+	for _, n := range narrow {
+		if err := checkText("link bus", n.LinkBus); err != nil {
+			return "", nil, false, err
+		}
+		if n.LinkBus != "" {
+			conds = append(conds, "link_bus = "+arg(n.LinkBus))
+		}
+		if n.MinCapacityBytes < 0 || n.MaxCapacityBytes < 0 {
+			return "", nil, false, fmt.Errorf("%w: negative capacity bound", ErrInvalid)
+		}
+		if n.MinCapacityBytes > 0 {
+			conds = append(conds, "capacity_bytes >= "+arg(n.MinCapacityBytes))
+		}
+		if n.MaxCapacityBytes > 0 {
+			conds = append(conds, "capacity_bytes <= "+arg(n.MaxCapacityBytes))
+		}
+	}
+	for _, eq := range []struct{ col, val string }{
+		{"device_key", f.DeviceKey},
+		{"board", f.Board},
+		{"device_class", f.DeviceClass},
+		{"source", f.Source},
+	} {
+		if err := checkText(eq.col, eq.val); err != nil {
+			return "", nil, false, err
+		}
+		if eq.val != "" {
+			conds = append(conds, eq.col+" = "+arg(eq.val))
+		}
+	}
+	if strings.TrimSpace(f.Text) != "" {
+		if err := checkText("search text", f.Text); err != nil {
+			return "", nil, false, err
+		}
+		terms := searchTerms(f.Text)
+		if len(terms) == 0 {
+			return "", nil, true, nil
+		}
+		conds = append(conds, s.searchCondition(arg(s.searchQuery(terms))))
+	}
+	return strings.Join(conds, " AND "), args, false, nil
+}
+
+// CountRuns returns how many runs f selects (Limit and Offset are ignored).
+func (s *Store) CountRuns(ctx context.Context, f Filter, narrow ...Narrow) (int, error) {
+	where, args, none, err := s.filterWhere(f, narrow...)
+	if err != nil {
+		return 0, fmt.Errorf("store: counting runs: %w", err)
+	}
+	if none {
+		return 0, nil
+	}
+	q := `SELECT COUNT(*) FROM runs`
+	if where != "" {
+		q += ` WHERE ` + where
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+		return 0, s.wrapErr("counting runs in", err)
+	}
+	return n, nil
+}
+
+// SortedRuns is ListRuns in another order: sort names a key of RunSorts ("" is "date"), desc
+// reverses it. Runs without the sorted value (no score) come last either way; ties are broken
+// newest first.
+func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool, narrow ...Narrow) ([]Run, error) {
+	if sort == "" {
+		sort = "date"
+	}
+	col, ok := RunSorts[sort]
+	if !ok {
+		return nil, fmt.Errorf("store: listing runs: %w: unknown sort %q", ErrInvalid, sort)
+	}
+	limit, err := checkPage(f)
+	if err != nil {
+		return nil, err
+	}
+	where, args, none, err := s.filterWhere(f, narrow...)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing runs: %w", err)
+	}
+	if none {
+		return nil, nil
+	}
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	cols := runColumns
+	if f.WithRecord {
+		cols += ", record"
+	}
+	q := `SELECT ` + cols + ` FROM runs`
+	if where != "" {
+		q += ` WHERE ` + where
+	}
+	// col comes from RunSorts, never from the caller. By date the order is exactly that of the
+	// runs_created index (either direction), so the database walks it and stops at the page;
+	// only the score can be NULL, and only it needs the NULLs-last term.
+	switch sort {
+	case "date":
+		q += ` ORDER BY created_at_us` + dir + `, id` + dir
+	case "score":
+		q += ` ORDER BY CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
+	default:
+		q += ` ORDER BY ` + col + dir + `, created_at_us DESC, id DESC`
+	}
+	q += fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)+1, len(args)+2)
+	args = append(args, limit, f.Offset)
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, s.wrapErr("listing runs in", err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		run, err := scanRun(rows, f.WithRecord)
+		if err != nil {
+			return nil, s.wrapErr("listing runs in", err)
+		}
+		out = append(out, run)
+	}
+	return out, s.wrapErr("listing runs in", rows.Err())
+}
+
+func checkPage(f Filter) (int, error) {
+	switch {
+	case f.Limit < 0 || f.Offset < 0:
+		return 0, fmt.Errorf("store: listing: %w: negative limit or offset", ErrInvalid)
+	case f.Limit == 0:
+		return DefaultLimit, nil
+	case f.Limit > MaxLimit:
+		return 0, fmt.Errorf("store: listing: %w: limit %d is above the maximum %d; page with Offset", ErrInvalid, f.Limit, MaxLimit)
+	}
+	return f.Limit, nil
+}
+
+// Figure is one test figure of one run, with the run columns that group it.
+type Figure struct {
+	RunID         string
+	DeviceKey     string
+	DeviceClass   string
+	Vendor        string
+	Model         string
+	Board         string
+	LinkBus       string
+	LinkSpeedMbps int
+	Source        string
+	Test          string
+	IOPS          float64
+	MBPerS        float64
+}
+
+// MaxFigures bounds one Figures call.
+const MaxFigures = 100000
+
+// Figures returns the figures of the runs f selects (its Limit counts figures, up to
+// MaxFigures; 0 means MaxFigures), restricted to the named tests when names is not empty,
+// newest run first.
+func (s *Store) Figures(ctx context.Context, f Filter, names ...string) ([]Figure, error) {
+	limit := f.Limit
+	if limit <= 0 || limit > MaxFigures {
+		limit = MaxFigures
+	}
+	where, args, none, err := s.filterWhere(f)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading figures: %w", err)
+	}
+	if none {
+		return nil, nil
+	}
+	var conds []string
+	if where != "" {
+		conds = append(conds, where)
+	}
+	if len(names) > 0 {
+		ph := make([]string, len(names))
+		for i, n := range names {
+			if err := checkText("test name", n); err != nil {
+				return nil, fmt.Errorf("store: reading figures: %w", err)
+			}
+			args = append(args, n)
+			ph[i] = fmt.Sprintf("$%d", len(args))
+		}
+		conds = append(conds, "t.name IN ("+strings.Join(ph, ", ")+")")
+	}
+	// filterWhere names bare columns; only runs has them, except name (qualified above).
+	q := `SELECT r.id, r.device_key, r.device_class, r.vendor, r.model, r.board, r.link_bus,
+    r.link_speed_mbps, r.source, t.name, t.iops, t.mb_per_s
+FROM runs r JOIN tests t ON t.run_id = r.id`
+	if len(conds) > 0 {
+		q += ` WHERE ` + strings.Join(conds, " AND ")
+	}
+	args = append(args, limit)
+	q += fmt.Sprintf(` ORDER BY r.created_at_us DESC, r.id DESC, t.seq LIMIT $%d`, len(args))
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, s.wrapErr("reading figures from", err)
+	}
+	defer rows.Close()
+	var out []Figure
+	for rows.Next() {
+		var fg Figure
+		if err := rows.Scan(&fg.RunID, &fg.DeviceKey, &fg.DeviceClass, &fg.Vendor, &fg.Model, &fg.Board,
+			&fg.LinkBus, &fg.LinkSpeedMbps, &fg.Source, &fg.Test, &fg.IOPS, &fg.MBPerS); err != nil {
+			return nil, s.wrapErr("reading figures from", err)
+		}
+		out = append(out, fg)
+	}
+	return out, s.wrapErr("reading figures from", rows.Err())
+}
+
+// Group is a value of a column and how many runs have it.
+type Group struct {
+	Key         string // the device key or board
+	DeviceClass string // drives only: the class most recently reported
+	Vendor      string // drives only
+	Model       string // drives only
+	Runs        int
+}
+
+// Boards returns the boards with runs, the most runs first (ties by name), at most limit
+// (0: DefaultLimit).
+func (s *Store) Boards(ctx context.Context, limit int) ([]Group, error) {
+	if limit <= 0 || limit > MaxLimit {
+		limit = DefaultLimit
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT board, COUNT(*) AS n FROM runs WHERE board <> ''
+GROUP BY board ORDER BY n DESC, board LIMIT $1`, limit)
+	if err != nil {
+		return nil, s.wrapErr("grouping runs by board in", err)
+	}
+	defer rows.Close()
+	var out []Group
+	for rows.Next() {
+		var g Group
+		if err := rows.Scan(&g.Key, &g.Runs); err != nil {
+			return nil, s.wrapErr("grouping runs by board in", err)
+		}
+		out = append(out, g)
+	}
+	return out, s.wrapErr("grouping runs by board in", rows.Err())
+}
+
+// Drives returns the drives (device keys) of the runs f selects, the most runs first (ties by
+// key), paged by f.Limit and f.Offset. Runs without a device key are not drives; they are
+// listed as runs.
+func (s *Store) Drives(ctx context.Context, f Filter, narrow ...Narrow) ([]Group, error) {
+	limit, err := checkPage(f)
+	if err != nil {
+		return nil, err
+	}
+	where, args, none, err := s.filterWhere(f, narrow...)
+	if err != nil {
+		return nil, fmt.Errorf("store: grouping runs by drive: %w", err)
+	}
+	if none {
+		return nil, nil
+	}
+	q := `SELECT device_key, MAX(device_class), MAX(vendor), MAX(model), COUNT(*) AS n FROM runs WHERE device_key <> ''`
+	if where != "" {
+		q += ` AND ` + where
+	}
+	args = append(args, limit, f.Offset)
+	q += fmt.Sprintf(` GROUP BY device_key ORDER BY n DESC, device_key LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, s.wrapErr("grouping runs by drive in", err)
+	}
+	defer rows.Close()
+	var out []Group
+	for rows.Next() {
+		var g Group
+		if err := rows.Scan(&g.Key, &g.DeviceClass, &g.Vendor, &g.Model, &g.Runs); err != nil {
+			return nil, s.wrapErr("grouping runs by drive in", err)
+		}
+		out = append(out, g)
+	}
+	return out, s.wrapErr("grouping runs by drive in", rows.Err())
+}
+
+// CountDrives returns how many drives Drives would list without paging.
+func (s *Store) CountDrives(ctx context.Context, f Filter, narrow ...Narrow) (int, error) {
+	where, args, none, err := s.filterWhere(f, narrow...)
+	if err != nil {
+		return 0, fmt.Errorf("store: counting drives: %w", err)
+	}
+	if none {
+		return 0, nil
+	}
+	q := `SELECT COUNT(DISTINCT device_key) FROM runs WHERE device_key <> ''`
+	if where != "" {
+		q += ` AND ` + where
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+		return 0, s.wrapErr("counting drives in", err)
+	}
+	return n, nil
+}
+
+// HasSource reports whether any run of that source is stored.
+func (s *Store) HasSource(ctx context.Context, source string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE source = $1 LIMIT 1`, source).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	if err != nil {
+		return false, s.wrapErr("reading "+source+" runs in", err)
+	}
+	return true, nil
+}

@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Saving many runs in one transaction ("group commit"): a server receiving uploads at once
+// pays one commit, and one fsync, for all of them instead of one each.
+
+// BatchRun is one run of SaveBatch.
+type BatchRun struct {
+	Run   Run
+	Tests []Test
+}
+
+// errBatchItem marks a run that ended its batch's transaction, so SaveBatch knows which one to
+// report and retry the others without it.
+type errBatchItem struct {
+	i   int
+	err error
+}
+
+func (e *errBatchItem) Error() string { return e.err.Error() }
+
+// SaveBatch saves runs in one transaction and returns one error per run, as SaveRun would:
+// nil, a *DuplicateError, or errors wrapping ErrConflict or ErrInvalid. Each run is all or
+// nothing. When the database fails one run, the batch is retried without it, so one bad run
+// never costs the others; when the commit itself fails every run not yet answered gets that
+// error. A run is stored if and only if its error is nil (or it was a duplicate before).
+func (s *Store) SaveBatch(ctx context.Context, runs []BatchRun) []error {
+	errs := make([]error, len(runs))
+	pending := make([]int, 0, len(runs))
+	for i, r := range runs {
+		if err := validateRun(r.Run, r.Tests); err != nil {
+			errs[i] = fmt.Errorf("store: saving run: %w", err)
+			continue
+		}
+		pending = append(pending, i)
+	}
+	for len(pending) > 0 {
+		answers, err := s.saveBatchTx(ctx, runs, pending)
+		var item *errBatchItem
+		if errors.As(err, &item) {
+			errs[item.i] = item.err
+			pending = without(pending, item.i)
+			continue
+		}
+		for _, i := range pending {
+			if err != nil {
+				errs[i] = err
+			} else {
+				errs[i] = answers[i]
+			}
+		}
+		break
+	}
+	return errs
+}
+
+// saveBatchTx inserts the pending runs in one transaction. Per-run answers (duplicates,
+// conflicts) come back in the map; a failing statement aborts with an *errBatchItem.
+func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int) (map[int]error, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, s.wrapErr("saving runs in", err)
+	}
+	defer tx.Rollback() // no-op after Commit
+	stmt, err := tx.PrepareContext(ctx, insertTestSQL)
+	if err != nil {
+		return nil, s.wrapErr("saving runs in", err)
+	}
+	defer stmt.Close()
+	answers := map[int]error{}
+	for _, i := range pending {
+		run, tests := runs[i].Run, runs[i].Tests
+		res, err := tx.ExecContext(ctx, insertRunSQL,
+			run.ID, toMicros(run.CreatedAt), run.ToolVersion, run.Profile, run.Board, run.BoardRevision,
+			run.DeviceClass, run.Vendor, run.Model, run.CapacityBytes, run.LinkBus, run.LinkSpeedMbps,
+			run.DeviceKey, nullFloat(run.ScoreIomark), nullFloat(run.ScorePibenchmarks), run.Source,
+			searchText(run.Vendor, run.Model), string(run.Record))
+		if err != nil {
+			return nil, &errBatchItem{i, s.wrapErr("saving run "+run.ID+" in", err)}
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return nil, &errBatchItem{i, s.wrapErr("saving run "+run.ID+" in", err)}
+		}
+		if n == 0 {
+			// Stored before, or earlier in this batch (visible inside the transaction).
+			answers[i] = s.duplicate(ctx, tx, run)
+			continue
+		}
+		for seq, t := range tests {
+			if _, err := stmt.ExecContext(ctx, run.ID, seq, t.Name, t.Op, t.BS, t.QD, t.Jobs, t.IOPS,
+				t.MBPerS, t.LatP50US, t.LatP99US, t.LatMaxUS, nullFloat(t.CI95Pct)); err != nil {
+				return nil, &errBatchItem{i, s.wrapErr(fmt.Sprintf("saving test %s of run %s in", t.Name, run.ID), err)}
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, s.wrapErr("committing runs to", err)
+	}
+	return answers, nil
+}
+
+func without(list []int, v int) []int {
+	out := list[:0:0]
+	for _, x := range list {
+		if x != v {
+			out = append(out, x)
+		}
+	}
+	return out
+}
