@@ -11,6 +11,7 @@ want losetup util-linux
 want mkfs.ext4 e2fsprogs
 want mkfs.vfat dosfstools
 want file file
+want chromium chromium  # the results site's browser tests (never a downloaded browser)
 # initdb is not on PATH: look where Debian puts it. The store tests start their own server.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then

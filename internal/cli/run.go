@@ -22,6 +22,7 @@ import (
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/server"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -39,6 +40,7 @@ type runFlags struct {
 	destructive bool
 	confirm     string
 	latency     bool
+	submit      string
 }
 
 func newRunCmd() *cobra.Command {
@@ -80,6 +82,7 @@ how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/me
 	fl.BoolVar(&f.destructive, "destructive", false, "allow writing to a block device TARGET (destroys its data)")
 	fl.StringVar(&f.confirm, "confirm", "", "the block device again, to confirm --destructive")
 	fl.BoolVar(&f.latency, "latency", false, "show latency percentiles of every test")
+	fl.StringVar(&f.submit, "submit", "", "upload the result to the results server at URL (opt-in; hostnames and paths are never sent)")
 	return cmd
 }
 
@@ -161,11 +164,27 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 			return withExit(exitFailure, err)
 		}
 	}
+	var submitErr error
+	if f.submit != "" && len(rec.Tests) > 0 {
+		raw, err := json.Marshal(rec)
+		if err == nil {
+			var id, link string
+			id, link, err = server.Submit(context.WithoutCancel(ctx), f.submit, raw)
+			if err == nil {
+				fmt.Fprintf(stderr, "iomark: submitted as %s: %s\n", id, link)
+			}
+		}
+		if err != nil {
+			submitErr = fmt.Errorf("the run was measured and saved, but not uploaded: %w — retry with `iomark submit %s --server %s`", err, shortID(rec.ID), f.submit)
+		}
+	}
 	switch {
 	case runErr != nil:
 		return withExit(exitFailure, fmt.Errorf("%w (the figures above are what was measured before it)", runErr))
 	case rec.Interrupted:
 		return withExit(exitInterrupted, errors.New("interrupted: the figures above are what was measured before the signal"))
+	case submitErr != nil:
+		return withExit(exitFailure, submitErr)
 	}
 	return nil
 }

@@ -3,6 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +17,8 @@ import (
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/server"
+	"github.com/iomark/iomark/internal/store"
 )
 
 func needDrives(t *testing.T) {
@@ -32,8 +38,9 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-run", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
 	db := filepath.Join(t.TempDir(), "results.db")
 	before, _ := os.ReadDir(d.Mnt)
+	site := startSite(t)
 
-	code, out, errOut := runCLI(t, "run", d.Mnt, "--json", "--db", db)
+	code, out, errOut := runCLI(t, "run", d.Mnt, "--json", "--db", db, "--submit", site)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
@@ -80,6 +87,56 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if code != 0 || !strings.Contains(out, shortID(rec.ID)) {
 		t.Errorf("the run was not saved: history says\n%s", out)
 	}
+
+	// Submitted: the server has it, it shows in search and on its drive's page, and neither
+	// the paths nor a hostname went with it.
+	if !strings.Contains(errOut, "submitted as "+rec.ID) {
+		t.Errorf("no permalink printed after --submit:\n%s", errOut)
+	}
+	key := rec.DeviceKey()
+	search := httpGet(t, site+"/api/v1/search?class=loop")
+	if !strings.Contains(search, rec.ID) {
+		t.Errorf("the submitted run is not found by search:\n%.600s", search)
+	}
+	drive := httpGet(t, site+"/drive?key="+url.QueryEscape(key))
+	if !strings.Contains(drive, rec.ID) {
+		t.Errorf("the submitted run is not on its drive page (%s):\n%.600s", key, drive)
+	}
+	raw := httpGet(t, site+"/api/v1/results/"+rec.ID+"/raw")
+	if strings.Contains(raw, d.Mnt) {
+		t.Errorf("the uploaded record carries the target path %s", d.Mnt)
+	}
+}
+
+// startSite serves a fresh results site on a temporary SQLite database.
+func startSite(t *testing.T) string {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); srv.Close() })
+	return ts.URL
+}
+
+func httpGet(t *testing.T, u string) string {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %s\n%.300s", u, resp.Status, b)
+	}
+	return string(b)
 }
 
 // TestAboveCeilingOnlyWhenTheLinkCannotCarryIt measures a fast, unthrottled RAM-backed

@@ -19,8 +19,8 @@ func NewID() (string, error) {
 // DeviceKey names the drive model a run measured, so results of the same product group
 // together whatever machine ran them: SD cards by manufacturer id, OEM id and product name
 // (two cards that share a marketing name but not these are different products); USB drives
-// by the bridge's VID:PID and the drive model behind it; NVMe and SATA by model. Empty
-// when the run does not say enough.
+// by the bridge's VID:PID and the drive model behind it; NVMe and SATA by model; a drive
+// nothing identifies by its class and size, as reported. Empty when the run has no device.
 func (r *Run) DeviceKey() string {
 	norm := func(parts ...string) string {
 		for i, p := range parts {
@@ -43,6 +43,9 @@ func (r *Run) DeviceKey() string {
 		return norm("sata", r.SATA.Model)
 	case r.Device != nil && r.Device.Model != "":
 		return norm(r.Device.Class, r.Device.Vendor, r.Device.Model)
+	case r.Device != nil && r.Device.Class != "":
+		// Unidentified: group it as reported (class and size) rather than hide it.
+		return norm(r.Device.Class, "unidentified", fmt.Sprintf("%.0fgb", float64(r.Device.CapacityBytes)/1e9))
 	}
 	return ""
 }

@@ -38,7 +38,12 @@ func TestDeviceKey(t *testing.T) {
 	if got := r.DeviceKey(); got != "usb:174c:55aa:samsung ssd 870 evo 500gb" {
 		t.Errorf("USB key = %q: want the drive behind the bridge", got)
 	}
-	r.USB, r.Device = nil, nil
+	r.USB = nil
+	r.Device = &probe.Device{Name: "loop3", Class: probe.ClassLoop, CapacityBytes: 1073741824}
+	if got := r.DeviceKey(); got != "loop:unidentified:1gb" {
+		t.Errorf("unidentified drive key = %q, want it grouped as reported", got)
+	}
+	r.Device = nil
 	if got := r.DeviceKey(); got != "" {
 		t.Errorf("key of a run that says nothing = %q, want empty", got)
 	}

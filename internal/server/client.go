@@ -14,7 +14,8 @@ import (
 
 // Submit uploads one result record (JSON as `iomark run --json` prints it) to the results server
 // at serverURL and returns the stored result's id and permalink. Any key named "hostname" is
-// removed first, at any depth: hostnames are never sent. Uploading a record the server already
+// removed first, at any depth: hostnames are never sent; nor are paths that may hold a user
+// name (target.path, mount.mount_point). Uploading a record the server already
 // holds succeeds with the same answer.
 func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink string, err error) {
 	u, err := url.Parse(strings.TrimRight(serverURL, "/"))
@@ -73,8 +74,16 @@ func stripHostnames(rec []byte) ([]byte, error) {
 		return nil, fmt.Errorf("the record is not a JSON object")
 	}
 	strip(obj)
+	for _, p := range privatePaths {
+		if sub, ok := obj[p[0]].(map[string]any); ok {
+			delete(sub, p[1])
+		}
+	}
 	return json.Marshal(obj)
 }
+
+// privatePaths are keys of a record that can name the user (/home/alice, /media/alice/CARD).
+var privatePaths = [][2]string{{"target", "path"}, {"mount", "mount_point"}}
 
 func strip(v any) {
 	switch x := v.(type) {

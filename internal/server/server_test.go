@@ -425,6 +425,8 @@ func testSubmitClient(t *testing.T, ts *testServer) {
 	_ = json.Unmarshal(rec, &obj)
 	obj["host"].(map[string]any)["hostname"] = "secret-box"
 	obj["hostname"] = "secret-box"
+	obj["target"] = map[string]any{"path": "/home/alice-secret/bench", "kind": "dir"}
+	obj["mount"] = map[string]any{"mount_point": "/media/alice-secret/CARD", "fstype": "ext4", "options": "rw"}
 	withHost, _ := json.Marshal(obj)
 	id, link, err := Submit(context.Background(), ts.URL, withHost)
 	if err != nil || id != "cli-1" || link != ts.URL+"/result/cli-1" {
@@ -436,6 +438,9 @@ func testSubmitClient(t *testing.T, ts *testServer) {
 	run, _, err := ts.st.GetRun(context.Background(), "cli-1")
 	if err != nil || bytes.Contains(run.Record, []byte("secret-box")) {
 		t.Errorf("stored record holds the hostname: %s (%v)", run.Record, err)
+	}
+	if bytes.Contains(run.Record, []byte("alice-secret")) || !bytes.Contains(run.Record, []byte(`"ext4"`)) {
+		t.Errorf("stored record holds a path naming the user, or lost the mount: %s", run.Record)
 	}
 	_, _, err = Submit(context.Background(), ts.URL, []byte(`{"id":"x"}`))
 	if err == nil || !strings.Contains(err.Error(), "refused") {
