@@ -41,11 +41,6 @@ func microSDDrive(t *testing.T, name string) *lab.Drive {
 	needLab(t)
 	d := lab.NewDrive(t, lab.Spec{Name: name, SizeMB: 512, FS: "ext4",
 		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
-	// The kernel drops an io_uring ring's file references asynchronously after the ring is
-	// closed: an unmount in the next few milliseconds finds the filesystem busy (seen here:
-	// busy at once, free 100 ms later, with no descriptor left open). Runs before lab's
-	// cleanup, which unmounts.
-	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
 	return d
 }
 
