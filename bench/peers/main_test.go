@@ -203,3 +203,21 @@ func TestParseRunRecord(t *testing.T) {
 		t.Error("a record without tests was accepted")
 	}
 }
+
+func TestWithinBudget(t *testing.T) {
+	tests := []struct {
+		durationS    float64
+		bytesWritten int64
+		want         string
+	}{
+		{51.1, 359 << 20, "inside"},
+		{60, 512 << 20, "inside"},
+		{60.1, 100 << 20, "**outside**"},
+		{30, 513 << 20, "**outside**"},
+	}
+	for _, tt := range tests {
+		if got := withinBudget(tt.durationS, tt.bytesWritten); got != tt.want {
+			t.Errorf("withinBudget(%v, %d) = %q, want %q", tt.durationS, tt.bytesWritten, got, tt.want)
+		}
+	}
+}
