@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// runRecord is the part of `iomark run --json` (the result record) the bench reads.
+type runRecord struct {
+	Profile      string    `json:"profile"`
+	DurationS    float64   `json:"duration_s"`
+	BytesWritten int64     `json:"bytes_written"`
+	Tests        []runTest `json:"tests"`
+	Scores       runScores `json:"scores"`
+	Warnings     []string  `json:"warnings"`
+	WallS        float64   `json:"-"`
+	Args         []string  `json:"-"`
+}
+
+type runTest struct {
+	Name    string  `json:"name"`
+	IOPS    float64 `json:"iops"`
+	MBPerS  float64 `json:"mb_per_s"`
+	MiBPerS float64 `json:"mib_per_s"`
+	CI95Pct float64 `json:"ci95_pct"`
+	Runs    int     `json:"runs"`
+	Noisy   bool    `json:"noisy"`
+}
+
+type runScores struct {
+	Pibenchmarks *int `json:"pibenchmarks"`
+}
+
+// field is the named figure of t, in the unit its record key names.
+func (t runTest) field(name string) (float64, error) {
+	switch name {
+	case "iops":
+		return t.IOPS, nil
+	case "mb_per_s":
+		return t.MBPerS, nil
+	case "mib_per_s":
+		return t.MiBPerS, nil
+	}
+	return 0, fmt.Errorf("unknown record field %q", name)
+}
+
+func (r *runRecord) test(name string) (runTest, bool) {
+	for _, t := range r.Tests {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return runTest{}, false
+}
+
+func parseRunRecord(out []byte) (*runRecord, error) {
+	var r runRecord
+	if err := json.Unmarshal(bytes.TrimSpace(out), &r); err != nil {
+		return nil, fmt.Errorf("parse iomark run JSON: %w (output: %.200q)", err, out)
+	}
+	if len(r.Tests) == 0 {
+		return nil, fmt.Errorf("iomark run JSON has no tests: %.200q", out)
+	}
+	return &r, nil
+}
+
+// iomarkTool is the iomark binary under test.
+type iomarkTool struct {
+	path, version, tmpDir string
+}
+
+func (t *iomarkTool) cleanup() {
+	if t.tmpDir != "" {
+		os.RemoveAll(t.tmpDir)
+	}
+}
+
+// prepareIomark takes the binary at path, or builds ./cmd/iomark of this module.
+func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
+	t := &iomarkTool{path: path}
+	if path == "" {
+		out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+		gomod := strings.TrimSpace(string(out))
+		if err != nil || gomod == "" || gomod == os.DevNull {
+			return nil, errors.New("cannot find this module to build iomark: run from the iomark tree, or pass -iomark PATH")
+		}
+		root := filepath.Dir(gomod)
+		if t.tmpDir, err = os.MkdirTemp("", "peers-"); err != nil {
+			return nil, err
+		}
+		t.path = filepath.Join(t.tmpDir, "iomark")
+		logf("building %s/cmd/iomark", root)
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", versionFlags(ctx, root), "-o", t.path, "./cmd/iomark")
+		build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.cleanup()
+			return nil, fmt.Errorf("build iomark: %w\n%s(pass -iomark PATH to use a built binary)", err, out)
+		}
+	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		return nil, fmt.Errorf("-iomark %s: no such binary (build one with: go build -o iomark ./cmd/iomark)", path)
+	}
+	if out, err := exec.CommandContext(ctx, t.path, "version").Output(); err == nil {
+		t.version = strings.Join(strings.Fields(string(out)), " ")
+	}
+	return t, nil
+}
+
+// versionFlags stamps the build as scripts/build.sh does, so the report names the commit.
+func versionFlags(ctx context.Context, root string) string {
+	git := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			return "unknown"
+		}
+		return strings.TrimSpace(string(out))
+	}
+	const cli = "github.com/iomark/iomark/internal/cli"
+	return fmt.Sprintf("-X %s.version=%s -X %s.commit=%s", cli, git("describe", "--tags", "--always", "--dirty"), cli, git("rev-parse", "HEAD"))
+}
+
+// runProfile runs `iomark run MNT --profile P --json --no-save` and times it from outside.
+func (t *iomarkTool) runProfile(ctx context.Context, mnt, profile string) (*runRecord, error) {
+	args := []string{"run", mnt, "--profile", profile, "--json", "--no-save"}
+	out, wall, err := t.exec(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	r, err := parseRunRecord(out)
+	if err != nil {
+		return nil, err
+	}
+	r.WallS, r.Args = wall.Seconds(), append([]string{"iomark"}, args...)
+	return r, nil
+}
+
+func (t *iomarkTool) exec(ctx context.Context, args []string) ([]byte, time.Duration, error) {
+	cmd := exec.CommandContext(ctx, t.path, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return nil, wall, fmt.Errorf("iomark %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.Bytes(), wall, nil
+}
+
+// jobResult is the part of `iomark job --json` (docs/job-json.md) the reference reads.
+type jobResult struct {
+	IOPS   float64 `json:"iops"`
+	MBPerS float64 `json:"mb_per_s"`
+	Engine string  `json:"engine"`
+	Direct bool    `json:"direct"`
+}
+
+func parseJobResult(out []byte) (jobResult, error) {
+	var j jobResult
+	if err := json.Unmarshal(bytes.TrimSpace(out), &j); err != nil {
+		return j, fmt.Errorf("parse iomark job JSON: %w (output: %.200q)", err, out)
+	}
+	if !j.Direct || j.IOPS <= 0 {
+		return j, fmt.Errorf("iomark job did not measure O_DIRECT I/O: %.200q", out)
+	}
+	return j, nil
+}

@@ -1,0 +1,200 @@
+// Command peers runs the community's storage benchmark command lines (PiBenchmarks' Storage.sh,
+// Jeff Geerling's microsd-benchmarks.sh and disk-benchmark.sh) and `iomark run` on the same
+// emulated microSD-like drive, and prints each peer figure beside iomark's, in the peer's unit,
+// with their ratio and whether they agree within ±5%. With -time it also measures the time to
+// a figure: long `iomark job` reference runs of each quick test's shape against
+// `iomark run --profile quick`, and quick's run time against the pibenchmarks profile's.
+//
+//	sudo go run ./bench/peers [-iomark PATH] [-size-mb 2048] [-time] [-ref-runtime 60s]
+//	                          [-sbc=true] [-raw FILE]
+//
+// Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
+// cgroup-v1 blkio controller (see internal/lab), fio and hdparm. Progress goes to stderr, the
+// Markdown to stdout. BENCHMARKS.md says how to read it; docs/methodology.md ("Peers side by
+// side") why some figures must differ.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/iomark/iomark/internal/lab"
+)
+
+type options struct {
+	iomarkPath string
+	sizeMB     int
+	timeMode   bool
+	refRuntime time.Duration
+	sbc        bool
+	rawPath    string
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	flag.IntVar(&o.sizeMB, "size-mb", 2048, "size of the emulated drive, MiB (sbc-reviews needs a 1 GiB test file)")
+	flag.BoolVar(&o.timeMode, "time", true, "also measure the time to a figure (reference runs of each quick test)")
+	flag.DurationVar(&o.refRuntime, "ref-runtime", 60*time.Second, "length of each reference run (issue 4 asks for 10m)")
+	flag.BoolVar(&o.sbc, "sbc", true, "also run the sbc-reviews profile (lays out 1 GiB: about a minute more)")
+	flag.StringVar(&o.rawPath, "raw", "", "also write every command's output and iomark's records to this file")
+	flag.Parse()
+	if err := o.check(); err != nil {
+		fmt.Fprintf(os.Stderr, "peers: %v\n", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o); err != nil {
+		fmt.Fprintf(os.Stderr, "peers: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func (o options) check() error {
+	switch {
+	case o.sizeMB < 1024:
+		return fmt.Errorf("-size-mb %d: use at least 1024 (issue 4's drive is ≥ 1 GiB)", o.sizeMB)
+	case o.sbc && o.sizeMB < 1536:
+		return fmt.Errorf("-size-mb %d: sbc-reviews lays out a 1 GiB file; use -size-mb 2048 or -sbc=false", o.sizeMB)
+	case o.refRuntime < 10*time.Second:
+		return fmt.Errorf("-ref-runtime %v: use at least 10s", o.refRuntime)
+	case flag.NArg() > 0:
+		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	return nil
+}
+
+// results is everything one run of the bench measured.
+type results struct {
+	Env      env                   `json:"env"`
+	Peers    []peerRun             `json:"peers"` // index-aligned with peers
+	Records  map[string]*runRecord `json:"records"`
+	Refs     []refRun              `json:"refs,omitempty"`
+	IozoneOK bool                  `json:"iozone_available"`
+	Dev      string                `json:"dev"`
+	Mnt      string                `json:"mnt"`
+}
+
+func run(ctx context.Context, o options) error {
+	if err := lab.Available(); err != nil {
+		return err
+	}
+	if err := lab.FioAvailable(); err != nil {
+		return err
+	}
+	if _, err := exec.LookPath("hdparm"); err != nil {
+		return fmt.Errorf("hdparm not found: apt-get install hdparm (scripts/setup-test-deps.sh installs it)")
+	}
+	iomark, err := prepareIomark(ctx, o.iomarkPath)
+	if err != nil {
+		return err
+	}
+	defer iomark.cleanup()
+
+	spec := lab.Spec{Name: "peers", SizeMB: o.sizeMB, ReadIOPS: readIOPS, WriteIOPS: writeIOPS,
+		ReadMBps: readMBps, WriteMBps: writeMBps, FS: "ext4"}
+	logf("bringing up a %d MiB emulated microSD card (%d/%d IOPS, %d/%d MB/s, ext4)", o.sizeMB,
+		readIOPS, writeIOPS, readMBps, writeMBps)
+	drive, err := lab.Up(spec)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := drive.Down(); err != nil {
+			logf("%v", err)
+		}
+	}()
+
+	res := results{Records: map[string]*runRecord{}, Dev: drive.Dev, Mnt: drive.Mnt}
+	_, lookErr := exec.LookPath("iozone")
+	res.IozoneOK = lookErr == nil
+	loadStart := loadAvg()
+
+	var prev []string
+	res.Peers = make([]peerRun, len(peers))
+	for i, p := range peers {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted; the drive is taken down and no table is printed")
+		}
+		if p.Args == nil { // a second iomark figure for the previous command line
+			res.Peers[i] = res.Peers[i-1]
+			continue
+		}
+		if equalArgs(p.Args, prev) {
+			res.Peers[i] = res.Peers[i-1]
+			continue
+		}
+		prev = p.Args
+		logf("%s: %v", p.Script, p.Args)
+		r := runPeer(ctx, p, drive.Dev, drive.Mnt)
+		if r.Err != "" {
+			logf("  failed: %s", r.Err)
+		} else {
+			logf("  %.2f %s (%.1f s)", r.Value, p.Unit, r.WallS)
+		}
+		res.Peers[i] = r
+	}
+
+	profiles := []string{"pibenchmarks", "quick"}
+	if o.sbc {
+		profiles = append(profiles, "sbc-reviews")
+	}
+	for _, prof := range profiles {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted; the drive is taken down and no table is printed")
+		}
+		logf("iomark run --profile %s", prof)
+		r, err := iomark.runProfile(ctx, drive.Mnt, prof)
+		if err != nil {
+			return err
+		}
+		logf("  %.1f s, %d MiB written", r.DurationS, r.BytesWritten>>20)
+		res.Records[prof] = r
+	}
+
+	if o.timeMode {
+		for _, s := range quickShapes {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("interrupted; the drive is taken down and no table is printed")
+			}
+			logf("reference %s: %v", s.Test, o.refRuntime)
+			r, err := iomark.runReference(ctx, drive.Mnt, s, o.refRuntime)
+			if err != nil {
+				logf("  failed: %v", err) // the row is left out; the other figures still print
+				continue
+			}
+			logf("  %.2f %s", r.Value, s.Field)
+			res.Refs = append(res.Refs, r)
+		}
+	}
+
+	res.Env = describeEnv(ctx, iomark, loadStart)
+	fmt.Print(renderReport(res, o))
+	if o.rawPath != "" {
+		return writeRaw(o.rawPath, res)
+	}
+	return nil
+}
+
+func equalArgs(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
