@@ -121,6 +121,10 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 		}
 	}
 	t.Logf("quick: %.1f s (wall %v), %d MiB written, warnings %v", out.DurationS, wall.Round(time.Millisecond), out.BytesWritten/MiB, out.Warnings)
+	// The emulated card is the iomark score's reference: it must score 100 ±5%.
+	if out.Scores.Iomark == nil || !within(*out.Scores.Iomark, 100, labTolerance) {
+		t.Errorf("iomark score %v on the reference card, want 100 ±5%%", out.Scores.Iomark)
+	}
 	if out.DurationS > 60 || wall > 61*time.Second {
 		t.Errorf("quick took %.1f s, want ≤ 60 s", out.DurationS)
 	}
