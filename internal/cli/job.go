@@ -272,7 +272,15 @@ func (l *liveLine) progress(p engine.Progress) {
 		}
 		fmt.Fprintf(&b, "  %.0f IOPS  %.2f MB/s", p.IOPS, p.MBPerS)
 	}
-	fmt.Fprintf(l.w, "\r\033[K%s", b.String())
+	l.draw(b.String())
+}
+
+// draw replaces the status line with line (terminals only).
+func (l *liveLine) draw(line string) {
+	if !l.tty {
+		return
+	}
+	fmt.Fprintf(l.w, "\r\033[K%s", line)
 	l.shown = true
 }
 

@@ -129,7 +129,7 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		rec.PriceUSD = &f.price
 	}
 
-	progress := newRunProgress(stderr, isTerminal(stderr))
+	progress := newRunProgress(stderr)
 	env := profile.Env{Target: abs, Probe: rep, Progress: progress.event,
 		Log: func(format string, args ...any) {
 			progress.clear()
@@ -246,12 +246,10 @@ func printRun(w io.Writer, rec *record.Run, f *runFlags) error {
 // runProgress shows where a run is: a live line on a terminal, one plain line per finished
 // test elsewhere (logs, pipes), always on stderr.
 type runProgress struct {
-	w     io.Writer
-	tty   bool
-	shown bool
+	*liveLine
 }
 
-func newRunProgress(w io.Writer, tty bool) *runProgress { return &runProgress{w: w, tty: tty} }
+func newRunProgress(w io.Writer) *runProgress { return &runProgress{newLiveLine(w)} }
 
 func (p *runProgress) event(e profile.Event) {
 	if e.Phase == "done" && e.Result != nil {
@@ -262,9 +260,6 @@ func (p *runProgress) event(e profile.Event) {
 			fig = fmt.Sprintf("%.1f MB/s", t.MBPerS)
 		}
 		fmt.Fprintf(p.w, "[%d/%d] %-22s %s ±%.1f%% (%d runs)\n", e.Index, e.Total, t.Name, fig, t.CI95Pct, t.Runs)
-		return
-	}
-	if !p.tty {
 		return
 	}
 	name := e.Test
@@ -282,13 +277,5 @@ func (p *runProgress) event(e profile.Event) {
 	if e.ETA > 0 {
 		line += fmt.Sprintf("  at most %s left", e.ETA.Round(time.Second))
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s", line)
-	p.shown = true
-}
-
-func (p *runProgress) clear() {
-	if p.tty && p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
+	p.draw(line)
 }
