@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/iomark/iomark/bench/internal/benchkit"
 	"github.com/iomark/iomark/internal/lab"
 )
 
@@ -117,7 +118,7 @@ func run(ctx context.Context, o options) error {
 		}
 	}()
 
-	loadStart := loadAvg()
+	loadStart := benchkit.LoadAvg()
 	if l, err := strconv.ParseFloat(loadStart, 64); err == nil && l > float64(runtime.NumCPU())/2 {
 		logf("warning: load average %s on %d cores: other work will widen the spread of the pairs", loadStart, runtime.NumCPU())
 	}

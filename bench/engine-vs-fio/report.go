@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"slices"
 	"strings"
-	"time"
+
+	"github.com/iomark/iomark/bench/internal/benchkit"
 )
 
 // rowResult is every run of one workload, in the order they ran (pair i is iomark[i], fio[i]).
@@ -34,40 +34,12 @@ type env struct {
 	LoadEnd   string `json:"load_end"`
 }
 
-// loadAvg is the 1-minute load average from /proc/loadavg.
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
-}
-
 func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env {
-	e := env{
-		LoadStart:   loadStart,
-		LoadEnd:     loadAvg(),
-		Date:        time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		Cores:       runtime.NumCPU(),
-		CommandLine: commandLine(),
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		e.Kernel = strings.TrimSpace(string(b))
-	}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				e.CPU = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
+	m := benchkit.ReadMachine()
+	e := env{LoadStart: loadStart, LoadEnd: benchkit.LoadAvg(), Date: m.Date, CPU: m.CPU, Cores: m.Cores,
+		Kernel: m.Kernel, CommandLine: commandLine()}
 	if out, err := exec.CommandContext(ctx, "fio", "--version").Output(); err == nil {
-		e.FioVersion = firstLine(out)
+		e.FioVersion = benchkit.FirstLine(out)
 	}
 	if iomark != nil {
 		e.IomarkVersion = iomark.version

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/iomark/iomark/bench/internal/benchkit"
 	"github.com/iomark/iomark/internal/lab"
 )
 
@@ -85,65 +85,18 @@ func (t *iomarkTool) cleanup() {
 // prepareIomark takes the binary at path, or builds ./cmd/iomark of this module, and checks
 // that it has the `job` subcommand.
 func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
-	t := &iomarkTool{path: path}
-	if path == "" {
-		root, err := moduleRoot(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if t.tmpDir, err = os.MkdirTemp("", "engine-vs-fio-"); err != nil {
-			return nil, err
-		}
-		t.path = filepath.Join(t.tmpDir, "iomark")
-		logf("building %s/cmd/iomark", root)
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", versionFlags(ctx, root), "-o", t.path, "./cmd/iomark")
-		build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.cleanup()
-			return nil, fmt.Errorf("build iomark: %w\n%s(pass -iomark PATH to use a built binary)", err, out)
-		}
-	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
-		return nil, fmt.Errorf("-iomark %s: no such binary (build one with: go build -o iomark ./cmd/iomark)", path)
+	b, err := benchkit.PrepareIomark(ctx, path, "engine-vs-fio-", logf)
+	if err != nil {
+		return nil, err
 	}
+	t := &iomarkTool{path: b.Path, version: b.Version, tmpDir: b.TmpDir}
 	if out, err := exec.CommandContext(ctx, t.path, "job", "--help").CombinedOutput(); err != nil {
 		t.cleanup()
 		return nil, fmt.Errorf("%s has no working `job` subcommand (%v: %s): the engine is not in this build yet; "+
 			"pass -iomark PATH for a build that has it, or -fio-only to run fio alone",
-			t.path, err, firstLine(out))
-	}
-	if out, err := exec.CommandContext(ctx, t.path, "version").Output(); err == nil {
-		t.version = strings.Join(strings.Fields(string(out)), " ")
+			t.path, err, benchkit.FirstLine(out))
 	}
 	return t, nil
-}
-
-// versionFlags stamps the build as scripts/build.sh does, so the report names the commit.
-func versionFlags(ctx context.Context, root string) string {
-	git := func(args ...string) string {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = root
-		out, err := cmd.Output()
-		if err != nil {
-			return "unknown"
-		}
-		return strings.TrimSpace(string(out))
-	}
-	const cli = "github.com/iomark/iomark/internal/cli"
-	return fmt.Sprintf("-X %s.version=%s -X %s.commit=%s", cli, git("describe", "--tags", "--always", "--dirty"), cli, git("rev-parse", "HEAD"))
-}
-
-func moduleRoot(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	gomod := strings.TrimSpace(string(out))
-	if err != nil || gomod == "" || gomod == os.DevNull {
-		return "", errors.New("cannot find this module to build iomark: run from the iomark tree, or pass -iomark PATH")
-	}
-	return filepath.Dir(gomod), nil
-}
-
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return s
 }
 
 // iomarkArgs is w as an iomark job. Writes to a block device need --destructive and the

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/iomark/iomark/bench/internal/benchkit"
 )
 
 // runRecord is the part of `iomark run --json` (the result record) the bench reads.
@@ -85,47 +85,11 @@ func (t *iomarkTool) cleanup() {
 
 // prepareIomark takes the binary at path, or builds ./cmd/iomark of this module.
 func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
-	t := &iomarkTool{path: path}
-	if path == "" {
-		out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-		gomod := strings.TrimSpace(string(out))
-		if err != nil || gomod == "" || gomod == os.DevNull {
-			return nil, errors.New("cannot find this module to build iomark: run from the iomark tree, or pass -iomark PATH")
-		}
-		root := filepath.Dir(gomod)
-		if t.tmpDir, err = os.MkdirTemp("", "peers-"); err != nil {
-			return nil, err
-		}
-		t.path = filepath.Join(t.tmpDir, "iomark")
-		logf("building %s/cmd/iomark", root)
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", versionFlags(ctx, root), "-o", t.path, "./cmd/iomark")
-		build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.cleanup()
-			return nil, fmt.Errorf("build iomark: %w\n%s(pass -iomark PATH to use a built binary)", err, out)
-		}
-	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
-		return nil, fmt.Errorf("-iomark %s: no such binary (build one with: go build -o iomark ./cmd/iomark)", path)
+	b, err := benchkit.PrepareIomark(ctx, path, "peers-", logf)
+	if err != nil {
+		return nil, err
 	}
-	if out, err := exec.CommandContext(ctx, t.path, "version").Output(); err == nil {
-		t.version = strings.Join(strings.Fields(string(out)), " ")
-	}
-	return t, nil
-}
-
-// versionFlags stamps the build as scripts/build.sh does, so the report names the commit.
-func versionFlags(ctx context.Context, root string) string {
-	git := func(args ...string) string {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = root
-		out, err := cmd.Output()
-		if err != nil {
-			return "unknown"
-		}
-		return strings.TrimSpace(string(out))
-	}
-	const cli = "github.com/iomark/iomark/internal/cli"
-	return fmt.Sprintf("-X %s.version=%s -X %s.commit=%s", cli, git("describe", "--tags", "--always", "--dirty"), cli, git("rev-parse", "HEAD"))
+	return &iomarkTool{path: b.Path, version: b.Version, tmpDir: b.TmpDir}, nil
 }
 
 // runProfile runs `iomark run MNT --profile P --json --no-save` and times it from outside.

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/iomark/iomark/bench/internal/benchkit"
 	"github.com/iomark/iomark/internal/lab"
 )
 
@@ -115,7 +116,7 @@ func run(ctx context.Context, o options) error {
 	res := results{Records: map[string]*runRecord{}, Dev: drive.Dev, Mnt: drive.Mnt}
 	_, lookErr := exec.LookPath("iozone")
 	res.IozoneOK = lookErr == nil
-	loadStart := loadAvg()
+	loadStart := benchkit.LoadAvg()
 
 	var prev []string
 	res.Peers = make([]peerRun, len(peers))

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/iomark/iomark/bench/internal/benchkit"
 )
 
 // peer is one command line of a community script, run as the script runs it, and the iomark
@@ -160,7 +162,7 @@ func runPeer(ctx context.Context, p peer, dev, mnt string) peerRun {
 		os.Remove(filepath.Join(mnt, p.Remove))
 	}
 	if err != nil {
-		r.Err = fmt.Sprintf("%s: %v: %s", strings.Join(args, " "), err, firstLine(out.Bytes()))
+		r.Err = fmt.Sprintf("%s: %v: %s", strings.Join(args, " "), err, benchkit.FirstLine(out.Bytes()))
 		return r
 	}
 	v, f, err := p.parse(r.Output)
@@ -170,9 +172,4 @@ func runPeer(ctx context.Context, p peer, dev, mnt string) peerRun {
 	}
 	r.Value, r.Raw = v, f
 	return r
-}
-
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return s
 }

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
-	"time"
+
+	"github.com/iomark/iomark/bench/internal/benchkit"
 )
 
 // env describes where and how the bench ran, for the report header.
@@ -29,37 +29,13 @@ type env struct {
 	LoadEnd   string `json:"load_end"`
 }
 
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	if f := strings.Fields(string(b)); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
-
 func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env {
-	e := env{
-		LoadStart: loadStart, LoadEnd: loadAvg(), Cores: runtime.NumCPU(),
-		Date:        time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		CommandLine: "go run ./bench/peers " + strings.Join(os.Args[1:], " "),
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		e.Kernel = strings.TrimSpace(string(b))
-	}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				e.CPU = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
+	m := benchkit.ReadMachine()
+	e := env{LoadStart: loadStart, LoadEnd: benchkit.LoadAvg(), Date: m.Date, CPU: m.CPU, Cores: m.Cores,
+		Kernel: m.Kernel, CommandLine: "go run ./bench/peers " + strings.Join(os.Args[1:], " ")}
 	version := func(name string, args ...string) string {
 		out, _ := exec.CommandContext(ctx, name, args...).CombinedOutput()
-		return firstLine(out)
+		return benchkit.FirstLine(out)
 	}
 	e.FioVersion = version("fio", "--version")
 	e.HdparmVersion = version("hdparm", "-V")
