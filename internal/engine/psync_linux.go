@@ -14,8 +14,8 @@ const maxRawWorkers = 256
 // pio issues one pread or pwrite. raw keeps the goroutine's P across the syscall
 // (RawSyscall): Go's scheduler otherwise hands the P off whenever a syscall outlasts a
 // sysmon tick (20 µs, shorter than most I/O), and getting it back costs futex wake-ups —
-// about 2-8 µs of system time per I/O at QD1 here (BENCHMARKS.md, engine-vs-fio). Run raises GOMAXPROCS so
-// every psync goroutine has a P of its own when raw is set.
+// about 2-8 µs of system time per I/O at QD1 here (BENCHMARKS.md, engine-vs-fio). Run
+// raises GOMAXPROCS so every psync goroutine has a P of its own when raw is set.
 func pio(raw, read bool, fd int, buf []byte, off int64) (int, error) {
 	if !raw {
 		if read {
