@@ -152,30 +152,42 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int) error {
 		return fmt.Errorf("%d uploads failed", failed.Load())
 	}
 
-	// The rest straight into the store, to reach n quickly.
+	// The rest straight into the store in batches of fillBatch, as the server's group commit
+	// saves them, to reach n quickly.
 	fillStart := time.Now()
 	next.Store(upTo)
+	var filled atomic.Int64
+	stop := progress(&filled, int64(n)-upTo)
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 2))
 			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
+				from := next.Add(fillBatch) - fillBatch
+				if from >= int64(n) {
 					return
 				}
-				row, tests, err := g.record(int(i), rng).StoreRow(store.SourceSubmitted)
-				if err == nil {
-					err = st.SaveRun(ctx, row, tests)
+				var batch []store.BatchRun
+				for i := from; i < min(from+fillBatch, int64(n)); i++ {
+					row, tests, err := g.record(int(i), rng).StoreRow(store.SourceSubmitted)
+					if err != nil {
+						failed.Add(1)
+						continue
+					}
+					batch = append(batch, store.BatchRun{Run: row, Tests: tests})
 				}
-				if err != nil {
-					failed.Add(1)
+				for _, err := range st.SaveBatch(ctx, batch) {
+					if err != nil {
+						failed.Add(1)
+					}
 				}
+				filled.Add(int64(len(batch)))
 			}
 		}()
 	}
 	wg.Wait()
+	stop()
 	if failed.Load() > 0 {
 		return fmt.Errorf("%d direct saves failed", failed.Load())
 	}
@@ -207,6 +219,29 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int) error {
 		fmt.Printf("| %s p50 / p99 | %.1f / %.1f ms |\n", p.name, ms(lat, 0.5), ms(lat, 0.99))
 	}
 	return nil
+}
+
+// fillBatch is how many generated results one direct save commits.
+const fillBatch = 500
+
+// progress prints how far the fill is every 10 s on stderr until the returned func is called.
+func progress(done *atomic.Int64, total int64) (stop func()) {
+	quit := make(chan struct{})
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(10 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				d := done.Load()
+				fmt.Fprintf(os.Stderr, "filling: %d of %d (%.0f/s)\n", d, total, float64(d)/time.Since(start).Seconds())
+			}
+		}
+	}()
+	return func() { close(quit) }
 }
 
 // measure requests url count times from workers clients and returns the sorted latencies.

@@ -78,6 +78,14 @@ func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string) er
 	fmt.Fprintf(cmd.ErrOrStderr(), "iomark: serving results on http://%s (Ctrl-C stops)\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
+	go func() {
+		start := time.Now()
+		if err := s.Warm(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("computing the home page's rankings", "err", err)
+			return
+		}
+		logger.Info("home page rankings ready", "took", time.Since(start).Round(time.Millisecond))
+	}()
 	select {
 	case err := <-done:
 		s.Close()

@@ -56,6 +56,13 @@ func (s *Server) homeData(r *http.Request) (any, error) {
 	return s.cache.get(r.Context(), "home", s.buildHome)
 }
 
+// Warm computes the home page's rankings (the most popular boards') so the first visitor after a
+// start does not wait for them; serve calls it in the background once listening.
+func (s *Server) Warm(ctx context.Context) error {
+	_, err := s.cache.get(ctx, "home", s.buildHome)
+	return err
+}
+
 func (s *Server) buildHome(ctx context.Context) (any, error) {
 	latest, err := s.st.SortedRuns(ctx, store.Filter{Limit: homeLatest}, "date", true)
 	if err != nil {

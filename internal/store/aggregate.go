@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// Queries the results server needs besides ListRuns: counts for paging, sorted lists, per-test
+// Queries the results server needs besides GetRun: counts for paging, sorted lists, per-test
 // figures for medians and spreads, and groupings by drive and board. Medians and spreads are
 // computed by the caller from Figures: SQLite has no percentile function, and both back ends
-// must answer alike.
+// must answer alike. Counts and groupings read run_counts (counts.go), lists read runs.
 
 // RunSorts are the orders SortedRuns accepts, by name, with the column each sorts by.
 var RunSorts = map[string]string{
@@ -75,9 +75,7 @@ func (s *Store) filterWhere(f Filter, narrow ...Narrow) (where string, args []an
 		}
 	}
 	if strings.TrimSpace(f.Text) != "" {
-		if err := checkText("search text", f.Text); err != nil {
-			return "", nil, false, err
-		}
+		// No checkText: searchTerms keeps only letters and digits (invalid bytes separate words).
 		terms := searchTerms(f.Text)
 		if len(terms) == 0 {
 			return "", nil, true, nil
@@ -87,7 +85,9 @@ func (s *Store) filterWhere(f Filter, narrow ...Narrow) (where string, args []an
 	return strings.Join(conds, " AND "), args, false, nil
 }
 
-// CountRuns returns how many runs f selects (Limit and Offset are ignored).
+// CountRuns returns how many runs f selects (Limit and Offset are ignored). It reads
+// run_counts, which holds every column a Filter or Narrow selects by, so it is exact and does
+// not grow with the runs.
 func (s *Store) CountRuns(ctx context.Context, f Filter, narrow ...Narrow) (int, error) {
 	where, args, none, err := s.filterWhere(f, narrow...)
 	if err != nil {
@@ -96,7 +96,7 @@ func (s *Store) CountRuns(ctx context.Context, f Filter, narrow ...Narrow) (int,
 	if none {
 		return 0, nil
 	}
-	q := `SELECT COUNT(*) FROM runs`
+	q := `SELECT COALESCE(SUM(runs), 0) FROM run_counts`
 	if where != "" {
 		q += ` WHERE ` + where
 	}
@@ -133,16 +133,26 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	if desc {
 		dir = " DESC"
 	}
+	from := `runs`
+	if sort == "date" && strings.TrimSpace(f.Text) != "" {
+		walk, err := s.walkByDate(ctx, where, args, limit+f.Offset)
+		if err != nil {
+			return nil, err
+		}
+		if walk && s.dialect == sqliteDialect {
+			from += ` INDEXED BY runs_created`
+		}
+	}
 	cols := runColumns
 	if f.WithRecord {
 		cols += ", record"
 	}
-	q := `SELECT ` + cols + ` FROM runs`
+	q := `SELECT ` + cols + ` FROM ` + from
 	if where != "" {
 		q += ` WHERE ` + where
 	}
 	// col comes from RunSorts, never from the caller. By date the order is exactly that of the
-	// runs_created index (either direction), so the database walks it and stops at the page;
+	// runs_created index (either direction), so the database can walk it and stop at the page;
 	// only the score can be NULL, and only it needs the NULLs-last term.
 	switch sort {
 	case "date":
@@ -170,14 +180,31 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	return out, s.wrapErr("listing runs in", rows.Err())
 }
 
+// walkByDate reports whether the newest want runs matching a text search are found sooner by
+// walking all runs newest first and testing each than by reading every match through the name
+// index and sorting them. A word in most names ("bench", a popular brand) matches a large share
+// of the runs: walking finds want of them after about want/share runs, where reading the
+// matches costs all of them. A rare word matches few runs: reading them is cheap, and a walk
+// would pass most of the table first. run_counts gives both numbers without reading runs.
+func (s *Store) walkByDate(ctx context.Context, where string, args []any, want int) (bool, error) {
+	var total, matches float64
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(runs), 0), COALESCE(SUM(CASE WHEN `+where+
+		` THEN runs ELSE 0 END), 0) FROM run_counts`, args...).Scan(&total, &matches)
+	if err != nil {
+		return false, s.wrapErr("counting runs in", err)
+	}
+	// Walking costs about want·total/matches rows, the index about matches rows.
+	return matches > 0 && float64(want)*total < matches*matches, nil
+}
+
 func checkPage(f Filter) (int, error) {
 	switch {
 	case f.Limit < 0 || f.Offset < 0:
-		return 0, fmt.Errorf("store: listing: %w: negative limit or offset", ErrInvalid)
+		return 0, fmt.Errorf("store: listing runs: %w: negative limit or offset", ErrInvalid)
 	case f.Limit == 0:
 		return DefaultLimit, nil
 	case f.Limit > MaxLimit:
-		return 0, fmt.Errorf("store: listing: %w: limit %d is above the maximum %d; page with Offset", ErrInvalid, f.Limit, MaxLimit)
+		return 0, fmt.Errorf("store: listing runs: %w: limit %d is above the maximum %d; page with Offset", ErrInvalid, f.Limit, MaxLimit)
 	}
 	return f.Limit, nil
 }
@@ -272,7 +299,7 @@ func (s *Store) Boards(ctx context.Context, limit int) ([]Group, error) {
 	if limit <= 0 || limit > MaxLimit {
 		limit = DefaultLimit
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT board, COUNT(*) AS n FROM runs WHERE board <> ''
+	rows, err := s.db.QueryContext(ctx, `SELECT board, SUM(runs) AS n FROM run_counts WHERE board <> ''
 GROUP BY board ORDER BY n DESC, board LIMIT $1`, limit)
 	if err != nil {
 		return nil, s.wrapErr("grouping runs by board in", err)
@@ -304,7 +331,7 @@ func (s *Store) Drives(ctx context.Context, f Filter, narrow ...Narrow) ([]Group
 	if none {
 		return nil, nil
 	}
-	q := `SELECT device_key, MAX(device_class), MAX(vendor), MAX(model), COUNT(*) AS n FROM runs WHERE device_key <> ''`
+	q := `SELECT device_key, MAX(device_class), MAX(vendor), MAX(model), SUM(runs) AS n FROM run_counts WHERE device_key <> ''`
 	if where != "" {
 		q += ` AND ` + where
 	}
@@ -335,7 +362,7 @@ func (s *Store) CountDrives(ctx context.Context, f Filter, narrow ...Narrow) (in
 	if none {
 		return 0, nil
 	}
-	q := `SELECT COUNT(DISTINCT device_key) FROM runs WHERE device_key <> ''`
+	q := `SELECT COUNT(DISTINCT device_key) FROM run_counts WHERE device_key <> ''`
 	if where != "" {
 		q += ` AND ` + where
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Saving many runs in one transaction ("group commit"): a server receiving uploads at once
@@ -72,14 +74,27 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int)
 		return nil, s.wrapErr("saving runs in", err)
 	}
 	defer stmt.Close()
+	// Runs go in by id, so two transactions saving the same ids lock them in the same order.
+	order := slices.Clone(pending)
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(runs[a].Run.ID, runs[b].Run.ID) })
+	texts := make([]string, len(order))
+	for j, i := range order {
+		texts[j] = searchText(runs[i].Run.Vendor, runs[i].Run.Model)
+	}
+	names, err := s.nameIDs(ctx, tx, texts)
+	if err != nil {
+		return nil, err
+	}
 	answers := map[int]error{}
-	for _, i := range pending {
+	counts := map[countKey]int64{}
+	for j, i := range order {
 		run, tests := runs[i].Run, runs[i].Tests
+		nameID := names[texts[j]]
 		res, err := tx.ExecContext(ctx, insertRunSQL,
 			run.ID, toMicros(run.CreatedAt), run.ToolVersion, run.Profile, run.Board, run.BoardRevision,
 			run.DeviceClass, run.Vendor, run.Model, run.CapacityBytes, run.LinkBus, run.LinkSpeedMbps,
 			run.DeviceKey, nullFloat(run.ScoreIomark), nullFloat(run.ScorePibenchmarks), run.Source,
-			searchText(run.Vendor, run.Model), string(run.Record))
+			texts[j], nameID, string(run.Record))
 		if err != nil {
 			return nil, &errBatchItem{i, s.wrapErr("saving run "+run.ID+" in", err)}
 		}
@@ -92,12 +107,16 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int)
 			answers[i] = s.duplicate(ctx, tx, run)
 			continue
 		}
+		counts[countKeyOf(run, nameID)]++
 		for seq, t := range tests {
 			if _, err := stmt.ExecContext(ctx, run.ID, seq, t.Name, t.Op, t.BS, t.QD, t.Jobs, t.IOPS,
 				t.MBPerS, t.LatP50US, t.LatP99US, t.LatMaxUS, nullFloat(t.CI95Pct)); err != nil {
 				return nil, &errBatchItem{i, s.wrapErr(fmt.Sprintf("saving test %s of run %s in", t.Name, run.ID), err)}
 			}
 		}
+	}
+	if err := s.addCounts(ctx, tx, counts); err != nil {
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, s.wrapErr("committing runs to", err)

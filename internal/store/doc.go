@@ -9,11 +9,17 @@
 // record beyond checking it is a JSON object: it must not know the record's schema, probe
 // devices, run benchmarks or render anything. Every statement is parameterised.
 //
+// Two small tables are kept in step with runs in the transaction that saves them (counts.go):
+// search_names, each distinct brand/model text once, which text search matches; and
+// run_counts, how many runs share each combination of the filtered columns, which counts and
+// groupings read. Both stay small while runs grows, which keeps search and counting fast at a
+// million results.
+//
 // Migrations are goose SQL files embedded from migrations/. A file named NNNNN_name.sql runs on
 // both databases; where the SQL must differ (text search: an FTS5 table in SQLite, a generated
-// tsvector column with a GIN index in PostgreSQL) the same version exists twice, as
-// NNNNN_name.sqlite.sql and NNNNN_name.postgres.sql, and each database is given only its own
-// file (the other is excluded by name). Versions are shared, so both databases always sit at
+// tsvector column with a GIN index in PostgreSQL; identity columns) the same version exists
+// twice, as NNNNN_name.sqlite.sql and NNNNN_name.postgres.sql, and each database is given only
+// its own file (the other is excluded by name). Versions are shared, so both databases always sit at
 // the same schema version.
 //
 // SQLite runs in WAL mode with synchronous=FULL, a busy timeout, foreign keys on and write

@@ -43,27 +43,9 @@ func migrationsFor(d dialect) (fs.FS, []string, error) {
 
 // migrate brings the schema up to date. Running it again is a no-op.
 func (s *Store) migrate(ctx context.Context) ([]*goose.MigrationResult, error) {
-	fsys, exclude, err := migrationsFor(s.dialect)
+	p, err := s.migrations()
 	if err != nil {
-		return nil, fmt.Errorf("store: reading the embedded migrations: %w", err)
-	}
-	opts := []goose.ProviderOption{
-		goose.WithExcludeNames(exclude),
-		goose.WithSlog(slog.New(slog.DiscardHandler)), // never print: --json owns stdout
-	}
-	gd := goose.DialectSQLite3
-	if s.dialect == postgresDialect {
-		gd = goose.DialectPostgres
-		// Two servers starting against one database take turns.
-		locker, err := lock.NewPostgresSessionLocker()
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, goose.WithSessionLocker(locker))
-	}
-	p, err := goose.NewProvider(gd, s.db, fsys, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("store: preparing migrations: %w", err)
+		return nil, err
 	}
 	res, err := p.Up(ctx)
 	// SQLite has no advisory lock for goose: processes opening a new file at once may each read
@@ -89,4 +71,31 @@ func (s *Store) migrate(ctx context.Context) ([]*goose.MigrationResult, error) {
 		return nil, fmt.Errorf("store: %s has schema version %d, newer than the %d this iomark knows: a newer iomark wrote it; upgrade iomark to use it", s.where, current, target)
 	}
 	return res, nil
+}
+
+// migrations is the goose provider of the store's dialect.
+func (s *Store) migrations() (*goose.Provider, error) {
+	fsys, exclude, err := migrationsFor(s.dialect)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the embedded migrations: %w", err)
+	}
+	opts := []goose.ProviderOption{
+		goose.WithExcludeNames(exclude),
+		goose.WithSlog(slog.New(slog.DiscardHandler)), // never print: --json owns stdout
+	}
+	gd := goose.DialectSQLite3
+	if s.dialect == postgresDialect {
+		gd = goose.DialectPostgres
+		// Two servers starting against one database take turns.
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(gd, s.db, fsys, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("store: preparing migrations: %w", err)
+	}
+	return p, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // runColumns are read in the order scanRun expects; record is appended when wanted.
@@ -55,72 +54,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, []Test, error) {
 // ListRuns returns the runs f selects, newest first (ties by id, descending). Record is left nil
 // unless f.WithRecord.
 func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, error) {
-	limit := f.Limit
-	switch {
-	case limit < 0 || f.Offset < 0:
-		return nil, fmt.Errorf("store: listing runs: %w: negative limit or offset", ErrInvalid)
-	case limit == 0:
-		limit = DefaultLimit
-	case limit > MaxLimit:
-		return nil, fmt.Errorf("store: listing runs: %w: limit %d is above the maximum %d; page with Offset", ErrInvalid, limit, MaxLimit)
-	}
-
-	var (
-		where []string
-		args  []any
-	)
-	arg := func(v any) string {
-		args = append(args, v)
-		return fmt.Sprintf("$%d", len(args))
-	}
-	for _, eq := range []struct{ col, val string }{
-		{"device_key", f.DeviceKey},
-		{"board", f.Board},
-		{"device_class", f.DeviceClass},
-		{"source", f.Source},
-	} {
-		if err := checkText(eq.col, eq.val); err != nil {
-			return nil, fmt.Errorf("store: listing runs: %w", err)
-		}
-		if eq.val != "" {
-			where = append(where, eq.col+" = "+arg(eq.val))
-		}
-	}
-	if strings.TrimSpace(f.Text) != "" {
-		terms := searchTerms(f.Text)
-		if len(terms) == 0 {
-			return nil, nil // only punctuation: nothing can match
-		}
-		where = append(where, s.searchCondition(arg(s.searchQuery(terms))))
-	}
-
-	cols := runColumns
-	if f.WithRecord {
-		cols += ", record"
-	}
-	q := `SELECT ` + cols + ` FROM runs`
-	if len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, " AND ")
-	}
-	q += ` ORDER BY created_at_us DESC, id DESC LIMIT ` + arg(limit) + ` OFFSET ` + arg(f.Offset)
-
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, s.wrapErr("listing runs in", err)
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		run, err := scanRun(rows, f.WithRecord)
-		if err != nil {
-			return nil, s.wrapErr("listing runs in", err)
-		}
-		out = append(out, run)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrapErr("listing runs in", err)
-	}
-	return out, nil
+	return s.SortedRuns(ctx, f, "date", true)
 }
 
 type scanner interface{ Scan(dest ...any) error }

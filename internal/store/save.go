@@ -10,8 +10,8 @@ import (
 
 const insertRunSQL = `INSERT INTO runs (id, created_at_us, tool_version, profile, board, board_revision,
     device_class, vendor, model, capacity_bytes, link_bus, link_speed_mbps, device_key,
-    score_iomark, score_pibenchmarks, source, search_text, record)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+    score_iomark, score_pibenchmarks, source, search_text, name_id, record)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 ON CONFLICT (id) DO NOTHING`
 
 const insertTestSQL = `INSERT INTO tests (run_id, seq, name, op, bs_bytes, qd, jobs, iops, mb_per_s,
@@ -23,45 +23,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
 // ErrDuplicate) when the stored record is the same JSON value, or an error wrapping ErrConflict
 // when it differs. Bad input returns an error wrapping ErrInvalid.
 func (s *Store) SaveRun(ctx context.Context, run Run, tests []Test) error {
-	if err := validateRun(run, tests); err != nil {
-		return fmt.Errorf("store: saving run: %w", err)
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return s.wrapErr("saving a run in", err)
-	}
-	defer tx.Rollback() // no-op after Commit
-
-	res, err := tx.ExecContext(ctx, insertRunSQL,
-		run.ID, toMicros(run.CreatedAt), run.ToolVersion, run.Profile, run.Board, run.BoardRevision,
-		run.DeviceClass, run.Vendor, run.Model, run.CapacityBytes, run.LinkBus, run.LinkSpeedMbps,
-		run.DeviceKey, nullFloat(run.ScoreIomark), nullFloat(run.ScorePibenchmarks), run.Source,
-		searchText(run.Vendor, run.Model), string(run.Record))
-	if err != nil {
-		return s.wrapErr("saving run "+run.ID+" in", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return s.wrapErr("saving run "+run.ID+" in", err)
-	}
-	if n == 0 {
-		return s.duplicate(ctx, tx, run)
-	}
-	stmt, err := tx.PrepareContext(ctx, insertTestSQL)
-	if err != nil {
-		return s.wrapErr("saving run "+run.ID+" in", err)
-	}
-	defer stmt.Close()
-	for i, t := range tests {
-		if _, err := stmt.ExecContext(ctx, run.ID, i, t.Name, t.Op, t.BS, t.QD, t.Jobs, t.IOPS,
-			t.MBPerS, t.LatP50US, t.LatP99US, t.LatMaxUS, nullFloat(t.CI95Pct)); err != nil {
-			return s.wrapErr(fmt.Sprintf("saving test %s of run %s in", t.Name, run.ID), err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return s.wrapErr("committing run "+run.ID+" to", err)
-	}
-	return nil
+	return s.SaveBatch(ctx, []BatchRun{{Run: run, Tests: tests}})[0]
 }
 
 // duplicate tells a resubmission of the stored run from a different run under the same id.

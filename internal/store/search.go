@@ -62,10 +62,11 @@ func (s *Store) searchQuery(terms []string) string {
 	return strings.Join(parts, " AND ")
 }
 
-// searchCondition is the WHERE clause matching the query bound to placeholder p.
+// searchCondition is the WHERE clause matching the query bound to placeholder p. It holds for
+// rows of runs and of run_counts: both name their search name by name_id.
 func (s *Store) searchCondition(p string) string {
 	if s.dialect == postgresDialect {
-		return "search @@ to_tsquery('simple', " + p + ")"
+		return "name_id IN (SELECT id FROM search_names WHERE search @@ to_tsquery('simple', " + p + "))"
 	}
-	return "id IN (SELECT run_id FROM runs_search WHERE runs_search MATCH " + p + ")"
+	return "name_id IN (SELECT rowid FROM search_names_fts WHERE search_names_fts MATCH " + p + ")"
 }

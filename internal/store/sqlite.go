@@ -3,13 +3,16 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+	"modernc.org/sqlite" // also the database/sql driver "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // sqliteBusyTimeoutMS is how long a writer waits for another (a second iomark, or the server's
@@ -43,11 +46,30 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: opening %s: %w", abs, err)
 	}
 	s := &Store{db: db, dialect: sqliteDialect, where: abs}
-	if err := s.checkSQLite(ctx); err != nil {
+	if err := s.retryBusy(ctx, s.checkSQLite); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// retryBusy runs f again while SQLite answers "database is locked" without waiting: a new
+// connection's journal-mode switch needs the file to itself and is not covered by the busy
+// timeout, so a process opening the database while another migrates it can meet that.
+func (s *Store) retryBusy(ctx context.Context, f func(context.Context) error) error {
+	deadline := time.Now().Add(sqliteBusyTimeoutMS * time.Millisecond)
+	for {
+		err := f(ctx)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // checkSQLite reads the file once so that a file that is not a database fails here, with a
