@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/iomark/iomark/bench/internal/benchkit"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/server"
@@ -40,9 +41,10 @@ func main() {
 		workers  = flag.Int("workers", 8, "concurrent uploaders and page clients")
 		drives   = flag.Int("drives", 5000, "distinct drive models")
 		requests = flag.Int("requests", 300, "requests per page measured")
+		fillOnly = flag.Bool("fill-only", false, "fill the database to n less -http results and stop (measure later)")
 	)
 	flag.Parse()
-	if err := run(*dsn, *n, *viaHTTP, *workers, *drives, *requests); err != nil {
+	if err := run(*dsn, *n, *viaHTTP, *workers, *drives, *requests, *fillOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/server:", err)
 		os.Exit(1)
 	}
@@ -84,7 +86,7 @@ func (g gen) record(i int, rng *rand.Rand) *record.Run {
 		}}
 }
 
-func run(dsn string, n, viaHTTP, workers, drives, requests int) error {
+func run(dsn string, n, viaHTTP, workers, drives, requests int, fillOnly bool) error {
 	ctx := context.Background()
 	if dsn == "" {
 		dir, err := os.MkdirTemp("", "iomark-bench-")
@@ -99,31 +101,94 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int) error {
 		return err
 	}
 	defer st.Close()
+	g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	have, err := st.CountRuns(ctx, store.Filter{})
+	if err != nil {
+		return err
+	}
+	m := benchkit.ReadMachine()
+	fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+	fmt.Printf("database %s (%s): %d results before\n", redact(dsn), st.Backend(), have)
+
+	// Fill straight into the store up to n less what the API will add, so ingest is measured
+	// against a full database.
+	if fillTo := n - viaHTTP; fillTo > have {
+		start := time.Now()
+		if err := fill(ctx, st, g, have, fillTo, workers); err != nil {
+			return err
+		}
+		fmt.Printf("filled to %d results in %.0f s (direct saves, batches of %d)\n", fillTo, time.Since(start).Seconds(), fillBatch)
+		have = fillTo
+	}
+	if fillOnly {
+		return nil
+	}
+
 	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1})
 	if err != nil {
 		return err
 	}
+	defer srv.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
 	go http.Serve(ln, srv) //nolint:errcheck // ends with the process
 	base := "http://" + ln.Addr().String()
-	g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	have, err := st.CountRuns(ctx, store.Filter{})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+
+	// Ingest through the API: new ids from have on.
+	ingested, ingestS, err := ingest(client, base, g, have, viaHTTP, workers)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("database %s: %d results before\n", redact(dsn), have)
+	total, err := st.CountRuns(ctx, store.Filter{})
+	if err != nil {
+		return err
+	}
 
-	// Ingest through the API.
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
-	var next atomic.Int64
-	next.Store(int64(have))
-	upTo := int64(min(n, have+viaHTTP))
+	// Pages: a popular drive, searches for a word in 1 of 6 names and in every name, a rare
+	// one, a board, home.
+	popular := g.record(0, rand.New(rand.NewPCG(9, 9))).DeviceKey()
+	pages := []struct{ name, path string }{
+		{"home", "/"},
+		{"search 'bench nvme' (1 in 6 results)", "/search?q=bench+nvme"},
+		{"search 'bench' (every result)", "/search?q=bench"},
+		{"search 'bench nvme' on one board", "/search?q=bench+nvme&board=" + url.QueryEscape(boards[1])},
+		{"search API 'bench 0042' (one drive)", "/api/v1/search?q=bench+0042"},
+		{"drive (popular)", "/drive?key=" + url.QueryEscape(popular)},
+		{"board (most results)", "/board?name=" + url.QueryEscape(boards[0])},
+		{"result", "/result/bench-00000001"},
+	}
+	fmt.Printf("\n%d results; %d clients, %d requests per page\n\n| measurement | value |\n|---|---|\n", total, workers, requests)
+	fmt.Printf("| ingest via POST /api/v1/results, %d clients | %.0f results/s (%d in %.1f s) |\n", workers, float64(ingested)/ingestS, ingested, ingestS)
+	for _, p := range pages {
+		// The first request computes what the server keeps (rankings, drive summaries): it is
+		// reported on its own, then the page is timed warm.
+		cold, err := measure(client, base+p.path, 1, 1)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+		lat, err := measure(client, base+p.path, requests, workers)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+		fmt.Printf("| %s: first / p50 / p99 | %.1f / %.1f / %.1f ms |\n", p.name, ms(cold, 0), ms(lat, 0.5), ms(lat, 0.99))
+	}
+	return nil
+}
+
+// ingest uploads count generated results with ids from first on, from workers clients, and
+// returns how many and how long it took.
+func ingest(client *http.Client, base string, g gen, first, count, workers int) (int, float64, error) {
+	var (
+		next   atomic.Int64
+		failed atomic.Int64
+		wg     sync.WaitGroup
+	)
+	next.Store(int64(first))
+	upTo := int64(first + count)
 	start := time.Now()
-	var wg sync.WaitGroup
-	var failed atomic.Int64
 	for w := range workers {
 		wg.Add(1)
 		go func() {
@@ -136,28 +201,40 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int) error {
 				}
 				body, _ := json.Marshal(g.record(int(i), rng))
 				resp, err := client.Post(base+"/api/v1/results", "application/json", bytes.NewReader(body))
-				if err != nil || resp.StatusCode != http.StatusCreated {
-					failed.Add(1)
+				if err == nil && resp.StatusCode != http.StatusCreated {
+					err = fmt.Errorf("status %s", resp.Status)
 				}
 				if resp != nil {
 					resp.Body.Close()
+				}
+				if err != nil && failed.Add(1) == 1 {
+					fmt.Fprintln(os.Stderr, "first failed upload:", err)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	ingested := int(upTo) - have
-	ingestS := time.Since(start).Seconds()
 	if failed.Load() > 0 {
-		return fmt.Errorf("%d uploads failed", failed.Load())
+		return 0, 0, fmt.Errorf("%d uploads failed", failed.Load())
 	}
+	return count, time.Since(start).Seconds(), nil
+}
 
-	// The rest straight into the store in batches of fillBatch, as the server's group commit
-	// saves them, to reach n quickly.
-	fillStart := time.Now()
-	next.Store(upTo)
-	var filled atomic.Int64
-	stop := progress(&filled, int64(n)-upTo)
+// fill saves the generated results with ids from first to upTo straight into the store. SQLite
+// takes one writer at a time, and writers queueing on its busy timeout are not served in
+// order (one can wait past the timeout), so there it saves from one goroutine, as the server's
+// single SQLite saver does.
+func fill(ctx context.Context, st *store.Store, g gen, first, upTo, workers int) error {
+	if st.Backend() == "sqlite" {
+		workers = 1
+	}
+	var (
+		next, filled, failed atomic.Int64
+		wg                   sync.WaitGroup
+	)
+	next.Store(int64(first))
+	stop := progress(&filled, int64(upTo-first))
+	defer stop()
 	for w := range workers {
 		wg.Add(1)
 		go func() {
@@ -165,21 +242,23 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int) error {
 			rng := rand.New(rand.NewPCG(uint64(w), 2))
 			for {
 				from := next.Add(fillBatch) - fillBatch
-				if from >= int64(n) {
+				if from >= int64(upTo) {
 					return
 				}
 				var batch []store.BatchRun
-				for i := from; i < min(from+fillBatch, int64(n)); i++ {
+				for i := from; i < min(from+fillBatch, int64(upTo)); i++ {
 					row, tests, err := g.record(int(i), rng).StoreRow(store.SourceSubmitted)
 					if err != nil {
-						failed.Add(1)
+						if failed.Add(1) == 1 {
+							fmt.Fprintln(os.Stderr, "first failed save:", err)
+						}
 						continue
 					}
 					batch = append(batch, store.BatchRun{Run: row, Tests: tests})
 				}
 				for _, err := range st.SaveBatch(ctx, batch) {
-					if err != nil {
-						failed.Add(1)
+					if err != nil && failed.Add(1) == 1 {
+						fmt.Fprintln(os.Stderr, "first failed save:", err)
 					}
 				}
 				filled.Add(int64(len(batch)))
@@ -187,36 +266,8 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int) error {
 		}()
 	}
 	wg.Wait()
-	stop()
 	if failed.Load() > 0 {
 		return fmt.Errorf("%d direct saves failed", failed.Load())
-	}
-	fmt.Printf("filled to %d results in %.0f s (direct saves)\n", n, time.Since(fillStart).Seconds())
-
-	// Pages: a popular drive, a rare one, searches, home.
-	popular := g.record(0, rand.New(rand.NewPCG(9, 9))).DeviceKey()
-	pages := []struct{ name, path string }{
-		{"home", "/"},
-		{"search 'bench nvme'", "/search?q=bench+nvme"},
-		{"search API 'bench 0042'", "/api/v1/search?q=bench+0042"},
-		{"drive (popular)", "/drive?key=" + url.QueryEscape(popular)},
-		{"board", "/board?name=" + url.QueryEscape(boards[0])},
-	}
-	fmt.Printf("\n| measurement | value |\n|---|---|\n")
-	fmt.Printf("| ingest via POST /api/v1/results, %d workers | %.0f results/s (%d in %.1f s) |\n", workers, float64(ingested)/ingestS, ingested, ingestS)
-	for _, p := range pages {
-		// The first request computes what the server keeps (home and board rankings): it is
-		// reported on its own, then the page is timed warm.
-		cold, err := measure(client, base+p.path, 1, 1)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p.name, err)
-		}
-		fmt.Printf("| %s, first request | %.1f ms |\n", p.name, ms(cold, 0))
-		lat, err := measure(client, base+p.path, requests, workers)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p.name, err)
-		}
-		fmt.Printf("| %s p50 / p99 | %.1f / %.1f ms |\n", p.name, ms(lat, 0.5), ms(lat, 0.99))
 	}
 	return nil
 }

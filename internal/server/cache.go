@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// cache keeps the data of expensive, shared views (home, board rankings) for a short time:
-// they are the same for every visitor, and ranking reads many figures. Once a value is older
-// than ttl the next request still gets it while one background refresh computes the new one,
-// so no visitor waits for a ranking after the first. A new upload shows there within about
-// ttl; search, drive and result pages are never cached.
+// cache keeps the data of expensive, shared views (home and board rankings, drive summaries,
+// search counts) for a short time: they are the same for every visitor, and computing them
+// reads many figures. Once a value is older than ttl the next request still gets it while one
+// background refresh computes the new one, so no visitor waits for it after the first. A new
+// upload shows there within about ttl; result lists and result pages are never cached.
 type cache struct {
 	ttl time.Duration
 	now func() time.Time

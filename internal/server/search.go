@@ -1,8 +1,11 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/iomark/iomark/internal/store"
 )
@@ -63,28 +66,56 @@ func (s *Server) searchData(r *http.Request) (any, error) {
 		return nil, badInput(err)
 	}
 	f := store.Filter{Text: d.Q, DeviceClass: d.Class, Board: d.Board, Source: d.Source}
-	total, err := s.st.CountRuns(r.Context(), f, narrow)
+	agg, err := s.searchAggregates(r.Context(), f, narrow)
 	if err != nil {
 		return nil, err
 	}
-	runs, err := s.st.SortedRuns(r.Context(), lp.filter(f), lp.Sort, lp.Order == "desc", narrow)
+	lf := lp.filter(f)
+	lf.Matched = agg.total
+	runs, err := s.st.SortedRuns(r.Context(), lf, lp.Sort, lp.Order == "desc", narrow)
 	if err != nil {
 		return nil, err
 	}
 	for _, run := range runs {
 		d.List = append(d.List, summarize(run))
 	}
-	d.Pager = newPager("/search", q, lp, total, store.RunSorts)
+	d.Pager = newPager("/search", q, lp, agg.total, store.RunSorts)
 	if lp.Page > 1 {
 		return d, nil // drives are listed on the first page only
 	}
-	f.Limit = searchDrives
-	drives, err := s.st.Drives(r.Context(), f, narrow)
-	if err != nil {
-		return nil, err
-	}
-	for _, g := range drives {
-		d.Drives = append(d.Drives, DriveRef{DeviceKey: g.Key, URL: drivePath(g.Key), Class: g.DeviceClass, Vendor: g.Vendor, Model: g.Model, Results: g.Runs})
-	}
+	d.Drives = agg.drives
 	return d, nil
+}
+
+// searchAggregates is the part of a search that reads every match: how many results match and
+// which drives lead. A word in most names ("samsung") matches a large share of all results, so
+// these are kept like the rankings (cache.go), per query and filters; the result list itself is
+// always read fresh.
+type searchAggregates struct {
+	total  int
+	drives []DriveRef
+}
+
+func (s *Server) searchAggregates(ctx context.Context, f store.Filter, narrow store.Narrow) (searchAggregates, error) {
+	key := fmt.Sprintf("%q\x00%q\x00%q\x00%q\x00%+v", strings.ToLower(strings.TrimSpace(f.Text)), f.DeviceClass, f.Board, f.Source, narrow)
+	v, err := s.searches.get(ctx, key, func(ctx context.Context) (any, error) {
+		a := searchAggregates{drives: []DriveRef{}}
+		var err error
+		if a.total, err = s.st.CountRuns(ctx, f, narrow); err != nil || a.total == 0 {
+			return a, err
+		}
+		f.Limit = searchDrives
+		drives, err := s.st.Drives(ctx, f, narrow)
+		if err != nil {
+			return a, err
+		}
+		for _, g := range drives {
+			a.drives = append(a.drives, DriveRef{DeviceKey: g.Key, URL: drivePath(g.Key), Class: g.DeviceClass, Vendor: g.Vendor, Model: g.Model, Results: g.Runs})
+		}
+		return a, nil
+	})
+	if err != nil {
+		return searchAggregates{}, err
+	}
+	return v.(searchAggregates), nil
 }

@@ -52,8 +52,11 @@ type Server struct {
 	mux     *http.ServeMux
 	submits *limiter
 	reads   *limiter
-	cache   *cache
-	ingest  *batcher
+	cache   *cache // rankings and drive summaries
+	// searches keeps search counts and drive lists apart from cache: many distinct queries
+	// filling it must not push out the rankings.
+	searches *cache
+	ingest   *batcher
 }
 
 // New returns a server over st. Call SeedPublished once to show the reference results.
@@ -80,8 +83,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	s := &Server{st: st, opts: opts, log: opts.Logger, pages: p, mux: http.NewServeMux(),
 		submits: newLimiter(opts.SubmitPerS, opts.SubmitBurst, opts.now),
 		reads:   newLimiter(opts.RequestPerS, opts.RequestBurst, opts.now),
-		cache:   newCache(opts.CacheTTL, opts.now),
-		ingest:  newBatcher(st)}
+		cache:   newCache(opts.CacheTTL, opts.now), searches: newCache(opts.CacheTTL, opts.now),
+		ingest: newBatcher(st)}
 	for _, r := range s.routes() {
 		s.mux.HandleFunc(r.method+" "+r.pattern, r.handler)
 	}

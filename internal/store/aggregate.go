@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Queries the results server needs besides GetRun: counts for paging, sorted lists, per-test
@@ -135,7 +136,7 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	}
 	from := `runs`
 	if sort == "date" && strings.TrimSpace(f.Text) != "" {
-		walk, err := s.walkByDate(ctx, where, args, limit+f.Offset)
+		walk, err := s.walkByDate(ctx, where, args, f.Matched, limit+f.Offset)
 		if err != nil {
 			return nil, err
 		}
@@ -186,16 +187,39 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 // of the runs: walking finds want of them after about want/share runs, where reading the
 // matches costs all of them. A rare word matches few runs: reading them is cheap, and a walk
 // would pass most of the table first. run_counts gives both numbers without reading runs.
-func (s *Store) walkByDate(ctx context.Context, where string, args []any, want int) (bool, error) {
-	var total, matches float64
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(runs), 0), COALESCE(SUM(CASE WHEN `+where+
-		` THEN runs ELSE 0 END), 0) FROM run_counts`, args...).Scan(&total, &matches)
+func (s *Store) walkByDate(ctx context.Context, where string, args []any, matched, want int) (bool, error) {
+	total, err := s.totalRuns(ctx)
 	if err != nil {
-		return false, s.wrapErr("counting runs in", err)
+		return false, err
 	}
-	// Walking costs about want·total/matches rows, the index about matches rows.
-	return matches > 0 && float64(want)*total < matches*matches, nil
+	if matched <= 0 {
+		err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(runs), 0) FROM run_counts WHERE `+where, args...).Scan(&matched)
+		if err != nil {
+			return false, s.wrapErr("counting runs in", err)
+		}
+	}
+	// Walking costs about want·total/matched rows, the index about matched rows.
+	m := float64(matched)
+	return m > 0 && float64(want)*float64(total) < m*m, nil
 }
+
+// totalRuns is how many runs are stored, read at most once per totalRunsAge: plans only need
+// its size, and summing run_counts on every search would cost more than the plan saves.
+func (s *Store) totalRuns(ctx context.Context) (int, error) {
+	s.total.mu.Lock()
+	defer s.total.mu.Unlock()
+	if !s.total.at.IsZero() && time.Since(s.total.at) < totalRunsAge {
+		return s.total.n, nil
+	}
+	n, err := s.CountRuns(ctx, Filter{})
+	if err != nil {
+		return 0, err
+	}
+	s.total.n, s.total.at = n, time.Now()
+	return n, nil
+}
+
+const totalRunsAge = 10 * time.Second
 
 func checkPage(f Filter) (int, error) {
 	switch {

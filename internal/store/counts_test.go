@@ -272,7 +272,7 @@ func testSearchPlans(t *testing.T, dsn string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		walk, err := s.walkByDate(ctx, where, args, c.f.Limit+c.f.Offset)
+		walk, err := s.walkByDate(ctx, where, args, 0, c.f.Limit+c.f.Offset)
 		if err != nil || walk != c.walk {
 			t.Errorf("walkByDate(%+v) = %v, %v; want %v", c.f, walk, err, c.walk)
 		}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 )
 
 // dialect is the database behind a Store.
@@ -29,6 +31,12 @@ type Store struct {
 	db      *sql.DB
 	dialect dialect
 	where   string // the database as a user would name it, for messages (no password)
+
+	total struct { // totalRuns' last reading
+		mu sync.Mutex
+		n  int
+		at time.Time
+	}
 }
 
 // Open opens (creating if needed) and migrates the results database dsn names:

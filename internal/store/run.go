@@ -61,6 +61,9 @@ type Filter struct {
 	Source      string // exact match
 	Text        string // brand/model search: every word must start a word of the vendor or model
 	WithRecord  bool   // fill Run.Record too (GetRun always does); lists rarely need it
+	// Matched, when above 0, is what CountRuns returned for this filter: SortedRuns then picks
+	// its plan for a text search without counting again.
+	Matched int
 }
 
 // Page sizes of ListRuns.
