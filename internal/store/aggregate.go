@@ -36,7 +36,7 @@ type Narrow struct {
 
 // filterWhere builds the WHERE clause of f (without the keyword) and its arguments, numbered
 // from 1. none is true when f can match nothing (a text query of punctuation only).
-func (s *Store) filterWhere(f Filter, narrow ...Narrow) (where string, args []any, none bool, err error) {
+func (s *Store) filterWhere(ctx context.Context, f Filter, narrow ...Narrow) (where string, args []any, none bool, err error) {
 	var conds []string
 	arg := func(v any) string {
 		args = append(args, v)
@@ -81,7 +81,14 @@ func (s *Store) filterWhere(f Filter, narrow ...Narrow) (where string, args []an
 		if len(terms) == 0 {
 			return "", nil, true, nil
 		}
-		conds = append(conds, s.searchCondition(arg(s.searchQuery(terms))))
+		cond, arg0, err := s.searchCondition(ctx, s.searchQuery(terms))
+		if err != nil {
+			return "", nil, false, err
+		}
+		if arg0 == nil {
+			return "", nil, true, nil
+		}
+		conds = append(conds, fmt.Sprintf(cond, arg(arg0)))
 	}
 	return strings.Join(conds, " AND "), args, false, nil
 }
@@ -90,7 +97,7 @@ func (s *Store) filterWhere(f Filter, narrow ...Narrow) (where string, args []an
 // run_counts, which holds every column a Filter or Narrow selects by, so it is exact and does
 // not grow with the runs.
 func (s *Store) CountRuns(ctx context.Context, f Filter, narrow ...Narrow) (int, error) {
-	where, args, none, err := s.filterWhere(f, narrow...)
+	where, args, none, err := s.filterWhere(ctx, f, narrow...)
 	if err != nil {
 		return 0, fmt.Errorf("store: counting runs: %w", err)
 	}
@@ -123,7 +130,7 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	if err != nil {
 		return nil, err
 	}
-	where, args, none, err := s.filterWhere(f, narrow...)
+	where, args, none, err := s.filterWhere(ctx, f, narrow...)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing runs: %w", err)
 	}
@@ -135,12 +142,12 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 		dir = " DESC"
 	}
 	from := `runs`
-	if sort == "date" && strings.TrimSpace(f.Text) != "" {
+	if sort == "date" && strings.TrimSpace(f.Text) != "" && s.dialect == sqliteDialect {
 		walk, err := s.walkByDate(ctx, where, args, f.Matched, limit+f.Offset)
 		if err != nil {
 			return nil, err
 		}
-		if walk && s.dialect == sqliteDialect {
+		if walk {
 			from += ` INDEXED BY runs_created`
 		}
 	}
@@ -260,7 +267,7 @@ func (s *Store) Figures(ctx context.Context, f Filter, names ...string) ([]Figur
 	if limit <= 0 || limit > MaxFigures {
 		limit = MaxFigures
 	}
-	where, args, none, err := s.filterWhere(f)
+	where, args, none, err := s.filterWhere(ctx, f)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading figures: %w", err)
 	}
@@ -348,7 +355,7 @@ func (s *Store) Drives(ctx context.Context, f Filter, narrow ...Narrow) ([]Group
 	if err != nil {
 		return nil, err
 	}
-	where, args, none, err := s.filterWhere(f, narrow...)
+	where, args, none, err := s.filterWhere(ctx, f, narrow...)
 	if err != nil {
 		return nil, fmt.Errorf("store: grouping runs by drive: %w", err)
 	}
@@ -379,7 +386,7 @@ func (s *Store) Drives(ctx context.Context, f Filter, narrow ...Narrow) ([]Group
 
 // CountDrives returns how many drives Drives would list without paging.
 func (s *Store) CountDrives(ctx context.Context, f Filter, narrow ...Narrow) (int, error) {
-	where, args, none, err := s.filterWhere(f, narrow...)
+	where, args, none, err := s.filterWhere(ctx, f, narrow...)
 	if err != nil {
 		return 0, fmt.Errorf("store: counting drives: %w", err)
 	}

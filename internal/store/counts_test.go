@@ -268,7 +268,7 @@ func testSearchPlans(t *testing.T, dsn string) {
 		{Filter{Text: "rare", Limit: 5}, false},
 		{Filter{Text: "rare common", Limit: 20, Offset: 5}, false},
 	} {
-		where, args, _, err := s.filterWhere(c.f)
+		where, args, _, err := s.filterWhere(ctx, c.f)
 		if err != nil {
 			t.Fatal(err)
 		}
