@@ -21,7 +21,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,17 +37,32 @@ import (
 
 func main() {
 	var (
-		dsn      = flag.String("db", "", "database (default: a SQLite file in a temp dir)")
-		n        = flag.Int("n", 1000000, "results to have in the database")
-		viaHTTP  = flag.Int("http", 20000, "of which uploaded through POST /api/v1/results (the ingest measurement)")
-		workers  = flag.Int("workers", 8, "concurrent uploaders and page clients")
-		drives   = flag.Int("drives", 5000, "distinct drive models")
-		requests = flag.Int("requests", 300, "requests per page measured")
-		fillOnly = flag.Bool("fill-only", false, "fill the database to n less -http results and stop (measure later)")
+		dsn        = flag.String("db", "", "database (default: a SQLite file in a temp dir)")
+		n          = flag.Int("n", 1000000, "results to have in the database")
+		viaHTTP    = flag.Int("http", 20000, "of which uploaded through POST /api/v1/results (the ingest measurement)")
+		workers    = flag.Int("workers", 8, "concurrent uploaders and page clients")
+		drives     = flag.Int("drives", 5000, "distinct drive models")
+		requests   = flag.Int("requests", 300, "requests per page measured")
+		cpuProfile = flag.String("cpuprofile", "", "write this process's CPU profile (server, store and clients) to this file")
+		onlyFlag   = flag.String("only", "", "measure only the pages whose name contains this")
+		fillOnly   = flag.Bool("fill-only", false, "fill the database to n less -http results and stop (measure later)")
 	)
 	flag.Parse()
+	only = *onlyFlag
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench/server:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(*dsn, *n, *viaHTTP, *workers, *drives, *requests, *fillOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/server:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
@@ -150,26 +167,39 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int, fillOnly bool) e
 	// Pages: a popular drive, searches for a word in 1 of 6 names and in every name, a rare
 	// one, a board, home.
 	popular := g.record(0, rand.New(rand.NewPCG(9, 9))).DeviceKey()
-	pages := []struct{ name, path string }{
-		{"home", "/"},
-		{"search 'bench nvme' (1 in 6 results)", "/search?q=bench+nvme"},
-		{"search 'bench' (every result)", "/search?q=bench"},
-		{"search 'bench nvme' on one board", "/search?q=bench+nvme&board=" + url.QueryEscape(boards[1])},
-		{"search API 'bench 0042' (one drive)", "/api/v1/search?q=bench+0042"},
-		{"drive (popular)", "/drive?key=" + url.QueryEscape(popular)},
-		{"board (most results)", "/board?name=" + url.QueryEscape(boards[0])},
-		{"result", "/result/bench-00000001"},
+	same := func(path string) func(int) string { return func(int) string { return path } }
+	pages := []struct {
+		name string
+		path func(i int) string
+	}{
+		{"home", same("/")},
+		{"search 'bench nvme' (1 in 6 results)", same("/search?q=bench+nvme")},
+		{"search 'bench' (every result)", same("/search?q=bench")},
+		{"search 'bench nvme' on one board", same("/search?q=bench+nvme&board=" + url.QueryEscape(boards[1]))},
+		{"search API 'bench 0042' (one drive)", same("/api/v1/search?q=bench+0042")},
+		// 10 words × 12 boards × 4 capacities: every request of a run of 480 is a new search.
+		{"search, a new query each request", func(i int) string {
+			return fmt.Sprintf("/search?q=bench+%d&board=%s&capacity_gb=%d", i%10, url.QueryEscape(boards[i/10%12]), 32*(1+i/120%4))
+		}},
+		{"drive (popular)", same("/drive?key=" + url.QueryEscape(popular))},
+		{"board (most results)", same("/board?name=" + url.QueryEscape(boards[0]))},
+		{"result", same("/result/bench-00000001")},
 	}
 	fmt.Printf("\n%d results; %d clients, %d requests per page\n\n| measurement | value |\n|---|---|\n", total, workers, requests)
-	fmt.Printf("| ingest via POST /api/v1/results, %d clients | %.0f results/s (%d in %.1f s) |\n", workers, float64(ingested)/ingestS, ingested, ingestS)
+	if ingested > 0 {
+		fmt.Printf("| ingest via POST /api/v1/results, %d clients | %.0f results/s (%d in %.1f s) |\n", workers, float64(ingested)/ingestS, ingested, ingestS)
+	}
 	for _, p := range pages {
+		if !strings.Contains(p.name, only) {
+			continue
+		}
 		// The first request computes what the server keeps (rankings, drive summaries): it is
 		// reported on its own, then the page is timed warm.
-		cold, err := measure(client, base+p.path, 1, 1)
+		cold, err := measure(client, base, func(int) string { return p.path(requests) }, 1, 1) // an i the run does not ask
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.name, err)
 		}
-		lat, err := measure(client, base+p.path, requests, workers)
+		lat, err := measure(client, base, p.path, requests, workers)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.name, err)
 		}
@@ -272,6 +302,9 @@ func fill(ctx context.Context, st *store.Store, g gen, first, upTo, workers int)
 	return nil
 }
 
+// only limits the pages measured (-only).
+var only string
+
 // fillBatch is how many generated results one direct save commits.
 const fillBatch = 500
 
@@ -296,7 +329,9 @@ func progress(done *atomic.Int64, total int64) (stop func()) {
 }
 
 // measure requests url count times from workers clients and returns the sorted latencies.
-func measure(client *http.Client, u string, count, workers int) ([]time.Duration, error) {
+// path(i) is the i-th request's path: most pages ask the same one each time, one search asks
+// a different one each time so that nothing the server keeps can answer it.
+func measure(client *http.Client, base string, path func(i int) string, count, workers int) ([]time.Duration, error) {
 	var (
 		mu   sync.Mutex
 		lat  []time.Duration
@@ -309,9 +344,13 @@ func measure(client *http.Client, u string, count, workers int) ([]time.Duration
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for left.Add(-1) >= 0 {
+			for {
+				i := left.Add(-1)
+				if i < 0 {
+					break
+				}
 				t := time.Now()
-				resp, err := client.Get(u)
+				resp, err := client.Get(base + path(int(i)))
 				if err != nil || resp.StatusCode != http.StatusOK {
 					errs.Add(1)
 					if resp != nil {

@@ -143,35 +143,43 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	}
 	from := `runs`
 	if sort == "date" && strings.TrimSpace(f.Text) != "" && s.dialect == sqliteDialect {
-		walk, err := s.walkByDate(ctx, where, args, f.Matched, limit+f.Offset)
+		index, err := s.textListIndex(ctx, f, where, args, limit+f.Offset)
 		if err != nil {
 			return nil, err
 		}
-		if walk {
-			from += ` INDEXED BY runs_created`
-		}
+		from += ` INDEXED BY ` + index
 	}
 	cols := runColumns
 	if f.WithRecord {
 		cols += ", record"
 	}
-	q := `SELECT ` + cols + ` FROM ` + from
-	if where != "" {
-		q += ` WHERE ` + where
-	}
 	// col comes from RunSorts, never from the caller. By date the order is exactly that of the
 	// runs_created index (either direction), so the database can walk it and stop at the page;
 	// only the score can be NULL, and only it needs the NULLs-last term.
+	var order string
 	switch sort {
 	case "date":
-		q += ` ORDER BY created_at_us` + dir + `, id` + dir
+		order = `created_at_us` + dir + `, id` + dir
 	case "score":
-		q += ` ORDER BY CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
+		order = `CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
 	default:
-		q += ` ORDER BY ` + col + dir + `, created_at_us DESC, id DESC`
+		order = col + dir + `, created_at_us DESC, id DESC`
 	}
-	q += fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)+1, len(args)+2)
+	q := `SELECT ` + cols + ` FROM ` + from
+	if sort == "date" {
+		// Ids first, from the index alone (migration 00005 puts every filtered column in the
+		// date, board and name indexes), then the rows of the page only: a filter that passes
+		// thousands of runs to list twenty then reads twenty rows, not thousands.
+		q = `SELECT id FROM ` + from
+	}
+	if where != "" {
+		q += ` WHERE ` + where
+	}
+	q += ` ORDER BY ` + order + fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)+1, len(args)+2)
 	args = append(args, limit, f.Offset)
+	if sort == "date" {
+		q = `SELECT ` + cols + ` FROM runs WHERE id IN (` + q + `) ORDER BY ` + order
+	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, s.wrapErr("listing runs in", err)
@@ -188,26 +196,59 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	return out, s.wrapErr("listing runs in", rows.Err())
 }
 
-// walkByDate reports whether the newest want runs matching a text search are found sooner by
-// walking all runs newest first and testing each than by reading every match through the name
-// index and sorting them. A word in most names ("bench", a popular brand) matches a large share
-// of the runs: walking finds want of them after about want/share runs, where reading the
-// matches costs all of them. A rare word matches few runs: reading them is cheap, and a walk
-// would pass most of the table first. run_counts gives both numbers without reading runs.
-func (s *Store) walkByDate(ctx context.Context, where string, args []any, matched, want int) (bool, error) {
+// textListIndex picks, for SQLite, the index that lists the newest want runs matching a text
+// search while passing the fewest index entries (every filtered column is in each of them, so
+// an entry passed costs little, but a million of them cost a lot):
+//   - runs_created, all runs newest first: about want·total/matched entries, so a word in most
+//     names ("bench", a popular brand) finds its page at once;
+//   - runs_board, one board's runs newest first, when the search names a board: about
+//     want·board/matched, never more than the board's runs;
+//   - runs_name, every run carrying a matching name, then sorted: cheap for a rare word.
+//
+// run_counts and search_names.runs give every number without reading runs. SQLite's own
+// planner cannot weigh this (it does not know how many runs a word matches) and walked a
+// board's whole history for a rare word. PostgreSQL weighs it itself from the name ids
+// (searchCondition).
+func (s *Store) textListIndex(ctx context.Context, f Filter, where string, args []any, want int) (string, error) {
 	total, err := s.totalRuns(ctx)
 	if err != nil {
-		return false, err
+		return "", err
 	}
+	matched := f.Matched
 	if matched <= 0 {
-		err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(runs), 0) FROM run_counts WHERE `+where, args...).Scan(&matched)
-		if err != nil {
-			return false, s.wrapErr("counting runs in", err)
+		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(runs), 0) FROM run_counts WHERE `+where, args...).Scan(&matched); err != nil {
+			return "", s.wrapErr("counting runs in", err)
 		}
 	}
-	// Walking costs about want·total/matched rows, the index about matched rows.
-	m := float64(matched)
-	return m > 0 && float64(want)*float64(total) < m*m, nil
+	walk := func(runs int) float64 { // entries passed walking runs newest first
+		if matched == 0 {
+			return float64(runs)
+		}
+		return min(float64(runs), float64(want)*float64(runs)/float64(matched))
+	}
+	best, cost := "runs_created", walk(total)
+	if f.Board != "" {
+		var boardRuns int
+		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(runs), 0) FROM run_counts WHERE board = $1`, f.Board).Scan(&boardRuns); err != nil {
+			return "", s.wrapErr("counting runs in", err)
+		}
+		if c := walk(boardRuns); c < cost {
+			best, cost = "runs_board", c
+		}
+	}
+	if cost <= float64(matched) {
+		return best, nil // reading by name passes at least the matches
+	}
+	var nameRuns int
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(runs), 0) FROM search_names
+WHERE id IN (SELECT rowid FROM search_names_fts WHERE search_names_fts MATCH $1)`,
+		s.searchQuery(searchTerms(f.Text))).Scan(&nameRuns); err != nil {
+		return "", s.wrapErr("counting runs in", err)
+	}
+	if float64(nameRuns) < cost {
+		best = "runs_name"
+	}
+	return best, nil
 }
 
 // totalRuns is how many runs are stored, read at most once per totalRunsAge: plans only need

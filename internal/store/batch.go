@@ -41,8 +41,13 @@ func (s *Store) SaveBatch(ctx context.Context, runs []BatchRun) []error {
 		}
 		pending = append(pending, i)
 	}
+	oneByOne := false
 	for len(pending) > 0 {
-		answers, err := s.saveBatchTx(ctx, runs, pending)
+		answers, err := s.saveBatchTx(ctx, runs, pending, oneByOne)
+		if errors.Is(err, errSaveOneByOne) && !oneByOne {
+			oneByOne = true
+			continue
+		}
 		var item *errBatchItem
 		if errors.As(err, &item) {
 			errs[item.i] = item.err
@@ -63,17 +68,12 @@ func (s *Store) SaveBatch(ctx context.Context, runs []BatchRun) []error {
 
 // saveBatchTx inserts the pending runs in one transaction. Per-run answers (duplicates,
 // conflicts) come back in the map; a failing statement aborts with an *errBatchItem.
-func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int) (map[int]error, error) {
+func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int, oneByOne bool) (map[int]error, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, s.wrapErr("saving runs in", err)
 	}
 	defer tx.Rollback() // no-op after Commit
-	stmt, err := tx.PrepareContext(ctx, insertTestSQL)
-	if err != nil {
-		return nil, s.wrapErr("saving runs in", err)
-	}
-	defer stmt.Close()
 	// Runs go in by id, so two transactions saving the same ids lock them in the same order.
 	order := slices.Clone(pending)
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(runs[a].Run.ID, runs[b].Run.ID) })
@@ -85,12 +85,19 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int)
 	if err != nil {
 		return nil, err
 	}
+	insertRun, err := tx.PrepareContext(ctx, insertRunSQL) // once per batch, not per run
+	if err != nil {
+		return nil, s.wrapErr("saving runs in", err)
+	}
+	defer insertRun.Close()
 	answers := map[int]error{}
 	counts := map[countKey]int64{}
+	nameTexts := map[int64]string{}
+	var testRows [][]any
 	for j, i := range order {
 		run, tests := runs[i].Run, runs[i].Tests
 		nameID := names[texts[j]]
-		res, err := tx.ExecContext(ctx, insertRunSQL,
+		res, err := insertRun.ExecContext(ctx,
 			run.ID, toMicros(run.CreatedAt), run.ToolVersion, run.Profile, run.Board, run.BoardRevision,
 			run.DeviceClass, run.Vendor, run.Model, run.CapacityBytes, run.LinkBus, run.LinkSpeedMbps,
 			run.DeviceKey, nullFloat(run.ScoreIomark), nullFloat(run.ScorePibenchmarks), run.Source,
@@ -108,14 +115,23 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int)
 			continue
 		}
 		counts[countKeyOf(run, nameID)]++
+		nameTexts[nameID] = texts[j]
 		for seq, t := range tests {
-			if _, err := stmt.ExecContext(ctx, run.ID, seq, t.Name, t.Op, t.BS, t.QD, t.Jobs, t.IOPS,
-				t.MBPerS, t.LatP50US, t.LatP99US, t.LatMaxUS, nullFloat(t.CI95Pct)); err != nil {
+			row := []any{run.ID, seq, t.Name, t.Op, t.BS, t.QD, t.Jobs, t.IOPS, t.MBPerS,
+				t.LatP50US, t.LatP99US, t.LatMaxUS, nullFloat(t.CI95Pct)}
+			if !oneByOne {
+				testRows = append(testRows, row)
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, insertTestSQL, row...); err != nil {
 				return nil, &errBatchItem{i, s.wrapErr(fmt.Sprintf("saving test %s of run %s in", t.Name, run.ID), err)}
 			}
 		}
 	}
-	if err := s.addCounts(ctx, tx, counts); err != nil {
+	if err := insertRows(ctx, tx, insertTestsHead, "", testRows); err != nil {
+		return nil, errSaveOneByOne
+	}
+	if err := s.addCounts(ctx, tx, counts, nameTexts); err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -123,6 +139,10 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int)
 	}
 	return answers, nil
 }
+
+// errSaveOneByOne: the tests of a batch, inserted together, failed; SaveBatch saves it again
+// test by test to find the run at fault.
+var errSaveOneByOne = errors.New("store: saving tests together failed")
 
 func without(list []int, v int) []int {
 	out := list[:0:0]

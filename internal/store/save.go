@@ -14,9 +14,10 @@ const insertRunSQL = `INSERT INTO runs (id, created_at_us, tool_version, profile
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 ON CONFLICT (id) DO NOTHING`
 
-const insertTestSQL = `INSERT INTO tests (run_id, seq, name, op, bs_bytes, qd, jobs, iops, mb_per_s,
-    lat_p50_us, lat_p99_us, lat_max_us, ci95_pct)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
+const insertTestsHead = `INSERT INTO tests (run_id, seq, name, op, bs_bytes, qd, jobs, iops, mb_per_s,
+    lat_p50_us, lat_p99_us, lat_max_us, ci95_pct) VALUES `
+
+const insertTestSQL = insertTestsHead + `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
 
 // SaveRun stores a run and its tests in one transaction: all of it or nothing. Saving a run
 // whose id is already stored writes nothing and returns a *DuplicateError (errors.Is

@@ -105,6 +105,7 @@ func TestSQLiteConnectionSettings(t *testing.T) {
 			{"foreign_keys", "1"},
 			{"busy_timeout", fmt.Sprint(sqliteBusyTimeoutMS)},
 			{"synchronous", "2"}, // FULL
+			{"cache_size", fmt.Sprint(-sqliteCacheKiB)},
 		} {
 			var got string
 			if err := c.QueryRowContext(ctx, "PRAGMA "+p.pragma).Scan(&got); err != nil {
