@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/iomark/iomark/internal/store"
 )
@@ -71,10 +72,12 @@ func (s *Server) searchData(r *http.Request) (any, error) {
 		return nil, err
 	}
 	lf := lp.filter(f)
-	lf.Matched = agg.total
-	runs, err := s.st.SortedRuns(r.Context(), lf, lp.Sort, lp.Order == "desc", narrow)
-	if err != nil {
-		return nil, err
+	lf.Matched, lf.MatchedKeys = agg.total, agg.keys
+	var runs []store.Run
+	if agg.total > 0 || !agg.fresh { // a kept count may be behind: look
+		if runs, err = s.st.SortedRuns(r.Context(), lf, lp.Sort, lp.Order == "desc", narrow); err != nil {
+			return nil, err
+		}
 	}
 	for _, run := range runs {
 		d.List = append(d.List, summarize(run))
@@ -91,25 +94,28 @@ func (s *Server) searchData(r *http.Request) (any, error) {
 // which drives lead. A word in most names ("samsung") matches a large share of all results, so
 // these are kept like the rankings (cache.go), per query and filters; the result list itself is
 // always read fresh.
+//
+// keys (Summary.Keys) lets SortedRuns read a rare combination of filters by drive; it is given
+// only when computed for this request, since runs of a drive new to the query since then would
+// be missed.
 type searchAggregates struct {
 	total  int
+	keys   []string
 	drives []DriveRef
+	fresh  bool // computed for this request
 }
 
 func (s *Server) searchAggregates(ctx context.Context, f store.Filter, narrow store.Narrow) (searchAggregates, error) {
 	key := fmt.Sprintf("%q\x00%q\x00%q\x00%q\x00%+v", strings.ToLower(strings.TrimSpace(f.Text)), f.DeviceClass, f.Board, f.Source, narrow)
+	var computed atomic.Pointer[searchAggregates]
 	v, err := s.searches.get(ctx, key, func(ctx context.Context) (any, error) {
-		a := searchAggregates{drives: []DriveRef{}}
-		var err error
-		if a.total, err = s.st.CountRuns(ctx, f, narrow); err != nil || a.total == 0 {
-			return a, err
-		}
-		f.Limit = searchDrives
-		drives, err := s.st.Drives(ctx, f, narrow)
+		sm, err := s.st.Summarize(ctx, f, narrow)
 		if err != nil {
-			return a, err
+			return nil, err
 		}
-		for _, g := range drives {
+		a := &searchAggregates{total: sm.Runs, keys: sm.Keys(), drives: []DriveRef{}}
+		defer computed.Store(a)
+		for _, g := range sm.Drives[:min(len(sm.Drives), searchDrives)] {
 			a.drives = append(a.drives, DriveRef{DeviceKey: g.Key, URL: drivePath(g.Key), Class: g.DeviceClass, Vendor: g.Vendor, Model: g.Model, Results: g.Runs})
 		}
 		return a, nil
@@ -117,5 +123,10 @@ func (s *Server) searchAggregates(ctx context.Context, f store.Filter, narrow st
 	if err != nil {
 		return searchAggregates{}, err
 	}
-	return v.(searchAggregates), nil
+	a := *v.(*searchAggregates)
+	a.fresh = v == any(computed.Load())
+	if !a.fresh {
+		a.keys = nil
+	}
+	return a, nil
 }

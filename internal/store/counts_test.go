@@ -260,6 +260,10 @@ func testSearchPlans(t *testing.T, dsn string) {
 		}
 		r, tests := sampleRun(fmt.Sprintf("r%04d", i), t0.Add(time.Duration(i%97)*time.Minute), "V", model)
 		r.Board = []string{"A", "B"}[i%2]
+		r.CapacityBytes = 64e9
+		if i%40 < 2 {
+			r.CapacityBytes = 32e9 // two drives of the forty
+		}
 		batch = append(batch, BatchRun{r, tests})
 		all = append(all, r)
 	}
@@ -271,32 +275,36 @@ func testSearchPlans(t *testing.T, dsn string) {
 			t.Fatalf("run %d: %v", i, err)
 		}
 	}
+	small := Narrow{MaxCapacityBytes: 40e9}
 	for _, c := range []struct {
 		f     Filter
-		index string // SQLite's
+		n     Narrow
+		index string
 	}{
-		{Filter{Text: "common", Limit: 20}, "runs_created"},
-		{Filter{Text: "common", Limit: 20, Offset: 280}, "runs_created"},
-		{Filter{Text: "common", Board: "B", Limit: 20, Offset: 7}, "runs_board"}, // half the runs
-		{Filter{Text: "common", Board: "C", Limit: 20}, "runs_board"},            // C has one run, not of these
-		{Filter{Text: "rare", Limit: 5}, "runs_name"},
-		{Filter{Text: "rare common", Limit: 20, Offset: 5}, "runs_name"},
-		{Filter{Text: "rare", Board: "A", Limit: 20}, "runs_name"},
+		{Filter{Text: "common", Limit: 20}, Narrow{}, "runs_created"},
+		{Filter{Text: "common", Limit: 20, Offset: 280}, Narrow{}, "runs_created"},
+		{Filter{Text: "common", Board: "B", Limit: 20, Offset: 7}, Narrow{}, "runs_board"}, // half the runs
+		{Filter{Text: "common", Board: "C", Limit: 20}, Narrow{}, "none"},                  // C has one run, not of these
+		{Filter{Text: "rare", Limit: 5}, Narrow{}, "runs_name"},
+		{Filter{Text: "rare common", Limit: 20, Offset: 5}, Narrow{}, "runs_name"},
+		{Filter{Text: "rare", Board: "A", Limit: 20}, Narrow{}, "runs_name"},
+		{Filter{Text: "common", Limit: 20}, small, "runs_device_key"}, // a common word, two drives
+		{Filter{Text: "common", Board: "A", Limit: 20, Offset: 3}, small, "runs_device_key"},
 	} {
-		if s.dialect == sqliteDialect {
-			where, args, _, err := s.filterWhere(ctx, c.f)
+		{
+			where, args, _, err := s.filterWhere(ctx, c.f, c.n)
 			if err != nil {
 				t.Fatal(err)
 			}
-			index, err := s.textListIndex(ctx, c.f, where, args, c.f.Limit+c.f.Offset)
+			index, _, err := s.textListPlan(ctx, c.f, where, args, c.f.Limit+c.f.Offset)
 			if err != nil || index != c.index {
-				t.Errorf("textListIndex(%+v) = %v, %v; want %v", c.f, index, err, c.index)
+				t.Errorf("textListPlan(%+v, %+v) = %v, %v; want %v", c.f, c.n, index, err, c.index)
 			}
 		}
 		for _, desc := range []bool{true, false} {
 			var want []string
 			for _, r := range all {
-				if matches(r, c.f, Narrow{}) {
+				if matches(r, c.f, c.n) {
 					want = append(want, r.ID)
 				}
 			}
@@ -312,7 +320,7 @@ func testSearchPlans(t *testing.T, dsn string) {
 				return c
 			})
 			want = want[min(c.f.Offset, len(want)):min(c.f.Offset+c.f.Limit, len(want))]
-			runs, err := s.SortedRuns(ctx, c.f, "date", desc)
+			runs, err := s.SortedRuns(ctx, c.f, "date", desc, c.n)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 )
 
 // dialect is the database behind a Store.
@@ -32,11 +30,7 @@ type Store struct {
 	dialect dialect
 	where   string // the database as a user would name it, for messages (no password)
 
-	total struct { // totalRuns' last reading
-		mu sync.Mutex
-		n  int
-		at time.Time
-	}
+	sizes sizes // counts query plans use (aggregate.go)
 }
 
 // Open opens (creating if needed) and migrates the results database dsn names:

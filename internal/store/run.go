@@ -61,9 +61,12 @@ type Filter struct {
 	Source      string // exact match
 	Text        string // brand/model search: every word must start a word of the vendor or model
 	WithRecord  bool   // fill Run.Record too (GetRun always does); lists rarely need it
-	// Matched, when above 0, is what CountRuns returned for this filter: SortedRuns then picks
-	// its plan for a text search without counting again.
-	Matched int
+	// Matched, when above 0, is what CountRuns (or Summarize) returned for this filter, and
+	// MatchedKeys, when not nil, what Summary.Keys returned (empty: too many): SortedRuns then
+	// picks its plan for a text search without counting again. Either may be a little old;
+	// MatchedKeys must not be, or runs of a drive new to the filter are missed.
+	Matched     int
+	MatchedKeys []string
 }
 
 // Page sizes of ListRuns.

@@ -67,15 +67,18 @@ func (s *Store) searchQuery(terms []string) string {
 // and that argument; a nil argument means no name matches. The clause holds for rows of runs
 // and of run_counts: both name their search name by name_id.
 //
-// SQLite matches in a subquery. PostgreSQL is given the matching name ids as an array: its
-// planner estimates a text match on search_names at a couple of names whatever the word, so
-// with a subquery it read every run of a common word and sorted them; with the ids it weighs
-// each against the column's statistics and walks the date index when the matches are many.
+// The matching names are a subquery on SQLite. PostgreSQL reads them first and is given an
+// array of ids: its planner estimates a text match on search_names at a
+// couple of names whatever the word, and with the ids it weighs each against the column's
+// statistics instead; and it tests a row against a constant array with a hash, where against
+// the subquery it joined, comparing each row passed with every name. That costs a round trip,
+// and for a word in thousands of names more planning than it saves, so beyond maxNameIDs the
+// subquery stays.
 func (s *Store) searchCondition(ctx context.Context, query string) (string, any, error) {
 	if s.dialect == sqliteDialect {
 		return "name_id IN (SELECT rowid FROM search_names_fts WHERE search_names_fts MATCH %s)", query, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM search_names WHERE search @@ to_tsquery('simple', $1)`, query)
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM search_names WHERE search @@ to_tsquery('simple', $1) LIMIT $2`, query, maxNameIDs+1)
 	if err != nil {
 		return "", nil, s.wrapErr("searching names in", err)
 	}
@@ -91,8 +94,18 @@ func (s *Store) searchCondition(ctx context.Context, query string) (string, any,
 	if err := rows.Err(); err != nil {
 		return "", nil, s.wrapErr("searching names in", err)
 	}
-	if len(ids) == 0 {
+	switch {
+	case len(ids) == 0:
 		return "", nil, nil
+	case len(ids) > maxNameIDs:
+		return postgresNameSubquery, query, nil
 	}
 	return "name_id = ANY(%s)", ids, nil
 }
+
+// postgresNameSubquery is PostgreSQL's search condition for a word in more than maxNameIDs names.
+const postgresNameSubquery = "name_id IN (SELECT id FROM search_names WHERE search @@ to_tsquery('simple', %s))"
+
+// maxNameIDs bounds the ids searchCondition sends: planning weighs each (5 ms for 5,000), and a
+// word in that many names matches so many runs that any plan finds the page at once.
+const maxNameIDs = 2000
