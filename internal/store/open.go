@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // dialect is the database behind a Store.
@@ -23,6 +24,9 @@ func (d dialect) String() string {
 	}
 	return "sqlite"
 }
+
+// maxIdleConns is how many connections a Store keeps open between uses.
+const maxIdleConns = 16
 
 // Store is an open results database. It is safe for concurrent use.
 type Store struct {
@@ -52,6 +56,11 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// database/sql keeps 2 idle connections by default: a server answering 8 requests at once
+	// closed and reopened connections all the time, losing each one's SQLite page cache, or
+	// starting a PostgreSQL backend process per request.
+	s.db.SetMaxIdleConns(maxIdleConns)
+	s.db.SetConnMaxIdleTime(5 * time.Minute)
 	if _, err := s.migrate(ctx); err != nil {
 		s.db.Close()
 		return nil, err

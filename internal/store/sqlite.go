@@ -19,8 +19,9 @@ import (
 // other connections) before giving up.
 const sqliteBusyTimeoutMS = 10000
 
-// sqliteCacheKiB is each connection's page cache.
-const sqliteCacheKiB = 64 << 10
+// sqliteCacheKiB is each connection's page cache, at most (it fills as pages are read, so a
+// small database uses little).
+const sqliteCacheKiB = 32 << 10
 
 func openSQLite(ctx context.Context, path string) (*Store, error) {
 	if path == ":memory:" || strings.HasPrefix(path, "file:") {
@@ -44,7 +45,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "FULL") // a committed run survives power loss, not only a crash
 	q.Set("_txlock", "immediate") // writers queue on the busy timeout instead of deadlocking
-	// 64 MiB of pages per connection instead of 2 MiB: a server's database grows to gigabytes,
+	// 32 MiB of pages per connection instead of 2 MiB: a server's database grows to gigabytes,
 	// and every index page not kept is a read system call on the next save or search.
 	q.Set("_pragma", fmt.Sprintf("cache_size(%d)", sqliteCacheKiB*-1))
 	db, err := sql.Open("sqlite", abs+"?"+q.Encode())
