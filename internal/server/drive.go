@@ -80,6 +80,9 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 	if total == 0 {
 		return nil, notFound("no result has drive key " + key)
 	}
+	if err := lp.sortable(total); err != nil {
+		return nil, err
+	}
 	d := DriveData{DeviceKey: key, Results: total, Tests: []TestStats{}, Groups: []GroupStats{}, List: []RunSummary{}}
 	runs, err := s.st.SortedRuns(ctx, lp.filter(f), lp.Sort, lp.Order == "desc")
 	if err != nil {

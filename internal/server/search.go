@@ -71,6 +71,9 @@ func (s *Server) searchData(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := lp.sortable(agg.total); err != nil {
+		return nil, err
+	}
 	lf := lp.filter(f)
 	lf.Matched, lf.MatchedKeys = agg.total, agg.keys
 	var runs []store.Run

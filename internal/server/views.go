@@ -181,6 +181,8 @@ type Pager struct {
 	Prev  string            `json:"prev,omitempty"`
 	Next  string            `json:"next,omitempty"`
 	Sorts map[string]string `json:"-"` // sort key -> link sorting by it (toggling the order)
+	// SortNote says why only the date order is offered (more than store.MaxSortedRuns results).
+	SortNote string `json:"sort_note,omitempty"`
 }
 
 func newPager(path string, q url.Values, p listParams, total int, sorts map[string]string) Pager {
@@ -207,6 +209,10 @@ func newPager(path string, q url.Values, p listParams, total int, sorts map[stri
 		pg.Next = link(p.Page+1, p.Sort, p.Order)
 	}
 	for k := range sorts {
+		if total > store.MaxSortedRuns && k != "date" {
+			pg.SortNote = fmt.Sprintf("Sorting by other columns than the date is offered for %d results or fewer: narrow the search.", store.MaxSortedRuns)
+			continue
+		}
 		order := "asc"
 		if k == p.Sort && p.Order == "asc" || k != p.Sort && (k == "date" || k == "score" || k == "capacity" || k == "link") {
 			order = "desc"
@@ -214,6 +220,15 @@ func newPager(path string, q url.Values, p listParams, total int, sorts map[stri
 		pg.Sorts[k] = link(1, k, order)
 	}
 	return pg
+}
+
+// sortable refuses an order other than by date over more than store.MaxSortedRuns results,
+// with the way out.
+func (p listParams) sortable(total int) error {
+	if p.Sort != "date" && total > store.MaxSortedRuns {
+		return badInput(errorf("%d results: sorting by %s is offered for %d results or fewer; narrow the search (brand, board, class, capacity) or sort by date", total, p.Sort, store.MaxSortedRuns))
+	}
+	return nil
 }
 
 func (p listParams) filter(f store.Filter) store.Filter {

@@ -331,6 +331,27 @@ func testSearchPlans(t *testing.T, dsn string) {
 	}
 }
 
+// Orders other than by date read every match: beyond MaxSortedRuns they are refused, by date
+// never.
+func TestSortedRunsRefusesLargeSorts(t *testing.T) {
+	s := openT(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
+	ctx := context.Background()
+	r, tests := sampleRun("one", t0, "V", "M")
+	if err := s.SaveRun(ctx, r, tests); err != nil {
+		t.Fatal(err)
+	}
+	many := Filter{Text: "v", Matched: MaxSortedRuns + 1}
+	if _, err := s.SortedRuns(ctx, many, "score", true); !errors.Is(err, ErrInvalid) {
+		t.Errorf("sorting %d runs by score: %v; want ErrInvalid", many.Matched, err)
+	}
+	if runs, err := s.SortedRuns(ctx, many, "date", true); err != nil || len(runs) != 1 {
+		t.Errorf("by date: %v, %v", ids(runs), err)
+	}
+	if runs, err := s.SortedRuns(ctx, Filter{Text: "v"}, "score", true); err != nil || len(runs) != 1 {
+		t.Errorf("sorting one run by score: %v, %v", ids(runs), err)
+	}
+}
+
 func cmpString(a, b string) int {
 	switch {
 	case a < b:
