@@ -40,7 +40,8 @@ func main() {
 		dsn        = flag.String("db", "", "database (default: a SQLite file in a temp dir)")
 		n          = flag.Int("n", 1000000, "results to have in the database")
 		viaHTTP    = flag.Int("http", 20000, "of which uploaded through POST /api/v1/results (the ingest measurement)")
-		workers    = flag.Int("workers", 8, "concurrent uploaders and page clients")
+		workers    = flag.Int("workers", 8, "concurrent page clients (and uploaders unless -uploaders)")
+		uploaders  = flag.Int("uploaders", 0, "concurrent uploaders for the ingest measurement (default: -workers)")
 		drives     = flag.Int("drives", 5000, "distinct drive models")
 		requests   = flag.Int("requests", 300, "requests per page measured")
 		cpuProfile = flag.String("cpuprofile", "", "write this process's CPU profile (server, store and clients) to this file")
@@ -60,7 +61,10 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(*dsn, *n, *viaHTTP, *workers, *drives, *requests, *fillOnly); err != nil {
+	if *uploaders <= 0 {
+		*uploaders = *workers
+	}
+	if err := run(*dsn, *n, *viaHTTP, *workers, *uploaders, *drives, *requests, *fillOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/server:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -103,7 +107,7 @@ func (g gen) record(i int, rng *rand.Rand) *record.Run {
 		}}
 }
 
-func run(dsn string, n, viaHTTP, workers, drives, requests int, fillOnly bool) error {
+func run(dsn string, n, viaHTTP, workers, uploaders, drives, requests int, fillOnly bool) error {
 	ctx := context.Background()
 	if dsn == "" {
 		dir, err := os.MkdirTemp("", "iomark-bench-")
@@ -152,10 +156,10 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int, fillOnly bool) e
 	}
 	go http.Serve(ln, srv) //nolint:errcheck // ends with the process
 	base := "http://" + ln.Addr().String()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: max(workers, uploaders)}}
 
 	// Ingest through the API: new ids from have on.
-	ingested, ingestS, err := ingest(client, base, g, have, viaHTTP, workers)
+	ingested, ingestS, err := ingest(client, base, g, have, viaHTTP, uploaders)
 	if err != nil {
 		return err
 	}
@@ -176,7 +180,7 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int, fillOnly bool) e
 		{"search 'bench nvme' (1 in 6 results)", same("/search?q=bench+nvme")},
 		{"search 'bench' (every result)", same("/search?q=bench")},
 		{"search 'bench nvme' on one board", same("/search?q=bench+nvme&board=" + url.QueryEscape(boards[1]))},
-		{"search 'bench nvme' by score", same("/search?q=bench+nvme&sort=score&order=desc")},
+		{"search 'bench 0042' by score (one drive)", same("/search?q=bench+0042&sort=score&order=desc")},
 		{"search API 'bench 0042' (one drive)", same("/api/v1/search?q=bench+0042")},
 		// 5 words × 12 boards × 6 classes × 4 capacities: each of 1,440 requests is a new
 		// search, so nothing the server keeps can answer it; many find nothing, as real
@@ -199,7 +203,7 @@ func run(dsn string, n, viaHTTP, workers, drives, requests int, fillOnly bool) e
 	fmt.Printf("\n%d results; %d clients, %d requests per page\n\n| measurement | value |\n|---|---|\n", total, workers, requests)
 	fmt.Printf("| home rankings computed at start (serve does it once listening) | %.1f ms |\n", float64(warm)/1e6)
 	if ingested > 0 {
-		fmt.Printf("| ingest via POST /api/v1/results, %d clients | %.0f results/s (%d in %.1f s) |\n", workers, float64(ingested)/ingestS, ingested, ingestS)
+		fmt.Printf("| ingest via POST /api/v1/results, %d clients | %.0f results/s (%d in %.1f s) |\n", uploaders, float64(ingested)/ingestS, ingested, ingestS)
 	}
 	for _, p := range pages {
 		if !strings.Contains(p.name, only) {
