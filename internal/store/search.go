@@ -106,6 +106,11 @@ func (s *Store) searchCondition(ctx context.Context, query string) (string, any,
 // postgresNameSubquery is PostgreSQL's search condition for a word in more than maxNameIDs names.
 const postgresNameSubquery = "name_id IN (SELECT id FROM search_names WHERE search @@ to_tsquery('simple', %s))"
 
+// usesNameSubquery reports whether a WHERE clause holds postgresNameSubquery.
+func usesNameSubquery(where string) bool {
+	return strings.Contains(where, strings.TrimSuffix(postgresNameSubquery, "%s))"))
+}
+
 // maxNameIDs bounds the ids searchCondition sends: planning weighs each (5 ms for 5,000), and a
 // word in that many names matches so many runs that any plan finds the page at once.
 const maxNameIDs = 2000

@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/iomark/iomark/internal/testpg"
+)
+
+// Every migration since 2 can be undone and redone on a database holding runs, and the kept
+// tables then say again what runs says.
+func TestMigrationsDownAndUpSQLite(t *testing.T) {
+	testMigrationsDownAndUp(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
+}
+
+func TestMigrationsDownAndUpPostgres(t *testing.T) {
+	testMigrationsDownAndUp(t, testpg.NewDatabase(t, testpg.Start(t)))
+}
+
+func testMigrationsDownAndUp(t *testing.T, dsn string) {
+	ctx := context.Background()
+	s := openT(t, dsn)
+	for i := range 12 {
+		r, tests := variedRun(i)
+		if err := s.SaveRun(ctx, r, tests); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, 2); err != nil {
+		t.Fatalf("migrating down to version 2: %v", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatalf("migrating up again: %v", err)
+	}
+	checkCounts(t, s)
+	if n, err := s.CountRuns(ctx, Filter{Text: "samsung"}); err != nil || n != 3 {
+		t.Errorf(`CountRuns("samsung") after down and up = %d, %v; want 3 (runs 0, 4, 8)`, n, err)
+	}
+}
