@@ -67,7 +67,9 @@ func (s *Store) SaveBatch(ctx context.Context, runs []BatchRun) []error {
 }
 
 // saveBatchTx inserts the pending runs in one transaction. Per-run answers (duplicates,
-// conflicts) come back in the map; a failing statement aborts with an *errBatchItem.
+// conflicts) come back in the map; a failing statement aborts with an *errBatchItem. Tests go
+// in a few multi-row statements, or with oneByOne one statement each, so that a failing test
+// names its run (SaveBatch asks for that when the multi-row insert fails).
 func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int, oneByOne bool) (map[int]error, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
