@@ -8,27 +8,6 @@ import (
 	"time"
 )
 
-func TestMedian(t *testing.T) {
-	tests := []struct {
-		xs   []float64
-		want float64
-	}{
-		{nil, 0},
-		{[]float64{3}, 3},
-		{[]float64{5, 1, 3}, 3},
-		{[]float64{4, 1, 3, 2}, 2.5},
-	}
-	for _, tt := range tests {
-		in := slices.Clone(tt.xs)
-		if got := median(tt.xs); got != tt.want {
-			t.Errorf("median(%v) = %v, want %v", tt.xs, got, tt.want)
-		}
-		if !slices.Equal(in, tt.xs) {
-			t.Errorf("median reordered its input: %v", tt.xs)
-		}
-	}
-}
-
 func TestPairRatios(t *testing.T) {
 	r := rowResult{
 		iomark: []sample{{IOPS: 110}, {IOPS: 90}, {IOPS: 50}},

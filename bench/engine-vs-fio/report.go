@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
+	"github.com/iomark/iomark/internal/stats"
 )
 
 // rowResult is every run of one workload, in the order they ran (pair i is iomark[i], fio[i]).
@@ -45,20 +46,6 @@ func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env 
 		e.IomarkVersion = iomark.version
 	}
 	return e
-}
-
-// median of xs; 0 for none. Even counts take the mean of the middle two.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n := len(s); n%2 == 1 {
-		return s[n/2]
-	} else {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
 }
 
 func each(ss []sample, f func(sample) float64) []float64 {
@@ -96,7 +83,7 @@ func renderReport(e env, rows []rowResult, o options) string {
 		ratios := r.pairRatios()
 		ratio := "—"
 		if len(ratios) > 0 {
-			ratio = fmt.Sprintf("%.3f (%.3f–%.3f)", median(ratios), slices.Min(ratios), slices.Max(ratios))
+			ratio = fmt.Sprintf("%.3f (%.3f–%.3f)", stats.Median(ratios), slices.Min(ratios), slices.Max(ratios))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
 			num(r.iomark, "%.0f", func(s sample) float64 { return s.IOPS }),
@@ -136,7 +123,7 @@ func num(ss []sample, format string, f func(sample) float64) string {
 	if len(ss) == 0 {
 		return "—"
 	}
-	return fmt.Sprintf(format, median(each(ss, f)))
+	return fmt.Sprintf(format, stats.Median(each(ss, f)))
 }
 
 func maxRSS(ss []sample) string {

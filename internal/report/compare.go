@@ -9,6 +9,7 @@ import (
 
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
+	"github.com/iomark/iomark/internal/stats"
 )
 
 // Standing is where a figure sits among others of the same unit: rank 1 is the best (highest)
@@ -29,23 +30,11 @@ func standing(value float64, unit string, others []float64) Standing {
 			s.Rank++
 		}
 	}
-	s.Median = median(others)
+	s.Median = stats.Median(others)
 	if s.Median > 0 {
 		s.Ratio = value / s.Median
 	}
 	return s
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // EarlierFigure is one test of the run against the same test in the user's earlier runs.

@@ -80,8 +80,9 @@ func midpoint(a, b float64) float64 {
 	return a + (b-a)/2 // same sign: the difference cannot overflow
 }
 
-// median is the median of xs, which it does not modify.
-func median(xs []float64) float64 {
+// Median is the median of xs, which it does not modify: the middle value, or the mean of the two
+// middle ones for an even count; 0 for none.
+func Median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return medianSorted(s)

@@ -34,14 +34,14 @@ func Outliers(xs []float64) []int {
 	}
 	scale := scaleOf(vals)
 	z := scaled(vals, scale)
-	med := median(z)
+	med := Median(z)
 	dev := make([]float64, len(z))
 	meanAD := 0.0
 	for i, v := range z {
 		dev[i] = math.Abs(v - med)
 		meanAD += dev[i] / float64(len(z))
 	}
-	sigma := median(dev) / madToSigma
+	sigma := Median(dev) / madToSigma
 	if sigma == 0 {
 		sigma = meanAD * meanADToSigma
 	}
