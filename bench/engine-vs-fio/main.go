@@ -104,7 +104,7 @@ func run(ctx context.Context, o options) error {
 		if iomark, err = prepareIomark(ctx, o.iomarkPath); err != nil {
 			return err
 		}
-		defer iomark.cleanup()
+		defer iomark.Cleanup()
 	}
 
 	logf("bringing up a %d MiB RAM-backed loop device", o.sizeMB)

@@ -43,7 +43,7 @@ func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env 
 		e.FioVersion = benchkit.FirstLine(out)
 	}
 	if iomark != nil {
-		e.IomarkVersion = iomark.version
+		e.IomarkVersion = iomark.Version
 	}
 	return e
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -70,17 +69,7 @@ func runFio(ctx context.Context, dev string, w workload, o options) (sample, err
 }
 
 // iomarkTool is the iomark binary under test.
-type iomarkTool struct {
-	path    string
-	version string
-	tmpDir  string // set when we built it
-}
-
-func (t *iomarkTool) cleanup() {
-	if t.tmpDir != "" {
-		os.RemoveAll(t.tmpDir)
-	}
-}
+type iomarkTool struct{ *benchkit.Iomark }
 
 // prepareIomark takes the binary at path, or builds ./cmd/iomark of this module, and checks
 // that it has the `job` subcommand.
@@ -89,12 +78,12 @@ func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &iomarkTool{path: b.Path, version: b.Version, tmpDir: b.TmpDir}
-	if out, err := exec.CommandContext(ctx, t.path, "job", "--help").CombinedOutput(); err != nil {
-		t.cleanup()
+	t := &iomarkTool{b}
+	if out, err := exec.CommandContext(ctx, t.Path, "job", "--help").CombinedOutput(); err != nil {
+		t.Cleanup()
 		return nil, fmt.Errorf("%s has no working `job` subcommand (%v: %s): the engine is not in this build yet; "+
 			"pass -iomark PATH for a build that has it, or -fio-only to run fio alone",
-			t.path, err, benchkit.FirstLine(out))
+			t.Path, err, benchkit.FirstLine(out))
 	}
 	return t, nil
 }
@@ -144,7 +133,7 @@ func parseIomarkJSON(out []byte, wantEngine string) (iomarkJSON, error) {
 
 func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options) (sample, error) {
 	args := iomarkArgs(dev, w, o)
-	cmd := exec.CommandContext(ctx, t.path, args...)
+	cmd := exec.CommandContext(ctx, t.Path, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

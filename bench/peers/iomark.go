@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -73,15 +72,7 @@ func parseRunRecord(out []byte) (*runRecord, error) {
 }
 
 // iomarkTool is the iomark binary under test.
-type iomarkTool struct {
-	path, version, tmpDir string
-}
-
-func (t *iomarkTool) cleanup() {
-	if t.tmpDir != "" {
-		os.RemoveAll(t.tmpDir)
-	}
-}
+type iomarkTool struct{ *benchkit.Iomark }
 
 // prepareIomark takes the binary at path, or builds ./cmd/iomark of this module.
 func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
@@ -89,7 +80,7 @@ func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iomarkTool{path: b.Path, version: b.Version, tmpDir: b.TmpDir}, nil
+	return &iomarkTool{b}, nil
 }
 
 // runProfile runs `iomark run MNT --profile P --json --no-save` and times it from outside.
@@ -108,7 +99,7 @@ func (t *iomarkTool) runProfile(ctx context.Context, mnt, profile string) (*runR
 }
 
 func (t *iomarkTool) exec(ctx context.Context, args []string) ([]byte, time.Duration, error) {
-	cmd := exec.CommandContext(ctx, t.path, args...)
+	cmd := exec.CommandContext(ctx, t.Path, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

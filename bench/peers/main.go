@@ -97,7 +97,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	defer iomark.cleanup()
+	defer iomark.Cleanup()
 
 	spec := lab.Spec{Name: "peers", SizeMB: o.sizeMB, ReadIOPS: readIOPS, WriteIOPS: writeIOPS,
 		ReadMBps: readMBps, WriteMBps: writeMBps, FS: "ext4"}

@@ -41,7 +41,7 @@ func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env 
 	e.HdparmVersion = version("hdparm", "-V")
 	e.DDVersion = version("dd", "--version")
 	if iomark != nil {
-		e.IomarkVersion = iomark.version
+		e.IomarkVersion = iomark.Version
 	}
 	return e
 }
