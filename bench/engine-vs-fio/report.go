@@ -22,10 +22,7 @@ type rowResult struct {
 
 // env describes where and how the bench ran, for the report header.
 type env struct {
-	Date          string `json:"date"`
-	CPU           string `json:"cpu"`
-	Cores         int    `json:"cores"`
-	Kernel        string `json:"kernel"`
+	benchkit.Machine
 	FioVersion    string `json:"fio_version"`
 	IomarkVersion string `json:"iomark_version"`
 	CommandLine   string `json:"command_line"`
@@ -36,9 +33,7 @@ type env struct {
 }
 
 func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env {
-	m := benchkit.ReadMachine()
-	e := env{LoadStart: loadStart, LoadEnd: benchkit.LoadAvg(), Date: m.Date, CPU: m.CPU, Cores: m.Cores,
-		Kernel: m.Kernel, CommandLine: commandLine()}
+	e := env{Machine: benchkit.ReadMachine(), LoadStart: loadStart, LoadEnd: benchkit.LoadAvg(), CommandLine: commandLine()}
 	if out, err := exec.CommandContext(ctx, "fio", "--version").Output(); err == nil {
 		e.FioVersion = benchkit.FirstLine(out)
 	}

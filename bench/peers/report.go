@@ -14,10 +14,7 @@ import (
 
 // env describes where and how the bench ran, for the report header.
 type env struct {
-	Date          string `json:"date"`
-	CPU           string `json:"cpu"`
-	Cores         int    `json:"cores"`
-	Kernel        string `json:"kernel"`
+	benchkit.Machine
 	FioVersion    string `json:"fio_version"`
 	HdparmVersion string `json:"hdparm_version"`
 	DDVersion     string `json:"dd_version"`
@@ -30,9 +27,8 @@ type env struct {
 }
 
 func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env {
-	m := benchkit.ReadMachine()
-	e := env{LoadStart: loadStart, LoadEnd: benchkit.LoadAvg(), Date: m.Date, CPU: m.CPU, Cores: m.Cores,
-		Kernel: m.Kernel, CommandLine: "go run ./bench/peers " + strings.Join(os.Args[1:], " ")}
+	e := env{Machine: benchkit.ReadMachine(), LoadStart: loadStart, LoadEnd: benchkit.LoadAvg(),
+		CommandLine: "go run ./bench/peers " + strings.Join(os.Args[1:], " ")}
 	version := func(name string, args ...string) string {
 		out, _ := exec.CommandContext(ctx, name, args...).CombinedOutput()
 		return benchkit.FirstLine(out)

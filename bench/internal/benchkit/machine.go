@@ -9,10 +9,10 @@ import (
 
 // Machine is what a report header says about where it ran.
 type Machine struct {
-	Date   string
-	CPU    string
-	Cores  int
-	Kernel string
+	Date   string `json:"date"`
+	CPU    string `json:"cpu"`
+	Cores  int    `json:"cores"`
+	Kernel string `json:"kernel"`
 }
 
 // ReadMachine reads the facts of this machine now.
