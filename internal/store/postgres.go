@@ -17,8 +17,8 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 	}
 	// pgx prepares each statement once per connection, and after five runs PostgreSQL may plan
 	// it once for any parameters. Searches depend on theirs (a word in 5 names or 5,000, ids
-	// given as an array that is hashed only when known at planning): a generic plan took 345 ms
-	// where the custom one takes 5.
+	// given as an array that is hashed only when known at planning); generic plans made a
+	// search list statement take 345 ms (docs/decisions.md).
 	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
 		cfg.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	}
