@@ -154,7 +154,6 @@ var (
 	reATAPort  = regexp.MustCompile(`^ata[0-9]+$`)
 	reNVMeCtrl = regexp.MustCompile(`^nvme[0-9]+$`)
 	reVirtio   = regexp.MustCompile(`^virtio[0-9]+$`)
-	reMMCHost  = regexp.MustCompile(`^mmc[0-9]+$`)
 )
 
 // ancestors returns diskDir and every parent directory up to (excluding) /sys/devices,

@@ -77,8 +77,6 @@ func startServer(t *testing.T, dsn string, opts Options) *testServer {
 	return &testServer{ts, st}
 }
 
-func f64(v float64) *float64 { return &v }
-
 // sampleRecord is a record shaped as `iomark run --json` prints it. The figures are placeholders
 // for server tests, not measurements.
 func sampleRecord(id, vendor, model, board string, seqMBPerS float64) *record.Run {

@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -234,11 +233,6 @@ func (p listParams) sortable(total int) error {
 func (p listParams) filter(f store.Filter) store.Filter {
 	f.Limit, f.Offset = p.Per, (p.Page-1)*p.Per
 	return f
-}
-
-// badRequest answers 400 with msg.
-func (s *Server) badRequest(w http.ResponseWriter, r *http.Request, msg string) {
-	s.fail(w, r, http.StatusBadRequest, msg)
 }
 
 // checkParam refuses text parameters that cannot name anything.
