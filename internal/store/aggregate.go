@@ -178,6 +178,9 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 			from += ` INDEXED BY ` + plan
 		}
 	}
+	// Only listed runs (migration 00008); said after the plan, which reads run_counts, where every
+	// run is listed. Every index lists walk holds listed runs only, so this costs nothing.
+	where = listedOnly(where, "")
 	cols := runColumns
 	if f.WithRecord {
 		cols += ", record"
@@ -204,9 +207,7 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 		// thousands of runs to list twenty then reads twenty rows, not thousands.
 		q = `SELECT id FROM ` + from
 	}
-	if where != "" {
-		q += ` WHERE ` + where
-	}
+	q += ` WHERE ` + where
 	q += ` ORDER BY ` + order + fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)+1, len(args)+2)
 	args = append(args, limit, f.Offset)
 	if sort == "date" {
@@ -232,6 +233,16 @@ func (s *Store) listRuns(ctx context.Context, q string, args []any, withRecord b
 	return out, s.wrapErr("listing runs in", rows.Err())
 }
 
+// listedOnly adds "listed = 1" (of the runs table, named by prefix) to a WHERE clause of runs.
+// The literal 1 matters: it is how both databases see that the partial indexes of migration 00008
+// hold every row the query may return.
+func listedOnly(where, prefix string) string {
+	if where == "" {
+		return prefix + "listed = 1"
+	}
+	return prefix + "listed = 1 AND " + where
+}
+
 // Figure is one test figure of one run, with the run columns that group it.
 type Figure struct {
 	RunID         string
@@ -255,26 +266,35 @@ const MaxFigures = 100000
 // MaxFigures; 0 means MaxFigures), restricted to the named tests when names is not empty,
 // newest run first.
 func (s *Store) Figures(ctx context.Context, f Filter, names ...string) ([]Figure, error) {
+	var out []Figure
+	err := s.EachFigure(ctx, f, func(fg *Figure) error {
+		out = append(out, *fg)
+		return nil
+	}, names...)
+	return out, err
+}
+
+// EachFigure calls fn with each figure Figures would return, in that order, without keeping
+// them: a caller summarising many figures holds only what it keeps. fn must not keep fg, which
+// the next row overwrites; an error from fn stops the reading and is returned.
+func (s *Store) EachFigure(ctx context.Context, f Filter, fn func(fg *Figure) error, names ...string) error {
 	limit := f.Limit
 	if limit <= 0 || limit > MaxFigures {
 		limit = MaxFigures
 	}
 	where, args, none, err := s.filterWhere(ctx, f)
 	if err != nil {
-		return nil, fmt.Errorf("store: reading figures: %w", err)
+		return fmt.Errorf("store: reading figures: %w", err)
 	}
 	if none {
-		return nil, nil
+		return nil
 	}
-	var conds []string
-	if where != "" {
-		conds = append(conds, where)
-	}
+	conds := []string{listedOnly(where, "r.")}
 	if len(names) > 0 {
 		ph := make([]string, len(names))
 		for i, n := range names {
 			if err := checkText("test name", n); err != nil {
-				return nil, fmt.Errorf("store: reading figures: %w", err)
+				return fmt.Errorf("store: reading figures: %w", err)
 			}
 			args = append(args, n)
 			ph[i] = fmt.Sprintf("$%d", len(args))
@@ -285,26 +305,25 @@ func (s *Store) Figures(ctx context.Context, f Filter, names ...string) ([]Figur
 	q := `SELECT r.id, r.device_key, r.device_class, r.vendor, r.model, r.board, r.link_bus,
     r.link_speed_mbps, r.source, t.name, t.iops, t.mb_per_s
 FROM runs r JOIN tests t ON t.run_id = r.id`
-	if len(conds) > 0 {
-		q += ` WHERE ` + strings.Join(conds, " AND ")
-	}
+	q += ` WHERE ` + strings.Join(conds, " AND ")
 	args = append(args, limit)
 	q += fmt.Sprintf(` ORDER BY r.created_at_us DESC, r.id DESC, t.seq LIMIT $%d`, len(args))
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, s.wrapErr("reading figures from", err)
+		return s.wrapErr("reading figures from", err)
 	}
 	defer rows.Close()
-	var out []Figure
+	var fg Figure
 	for rows.Next() {
-		var fg Figure
 		if err := rows.Scan(&fg.RunID, &fg.DeviceKey, &fg.DeviceClass, &fg.Vendor, &fg.Model, &fg.Board,
 			&fg.LinkBus, &fg.LinkSpeedMbps, &fg.Source, &fg.Test, &fg.IOPS, &fg.MBPerS); err != nil {
-			return nil, s.wrapErr("reading figures from", err)
+			return s.wrapErr("reading figures from", err)
 		}
-		out = append(out, fg)
+		if err := fn(&fg); err != nil {
+			return err
+		}
 	}
-	return out, s.wrapErr("reading figures from", rows.Err())
+	return s.wrapErr("reading figures from", rows.Err())
 }
 
 // Group is a value of a column and how many runs have it.
@@ -460,10 +479,10 @@ func (s *Store) CountDrives(ctx context.Context, f Filter, narrow ...Narrow) (in
 	return n, nil
 }
 
-// HasSource reports whether any run of that source is stored.
+// HasSource reports whether any listed run of that source is stored.
 func (s *Store) HasSource(ctx context.Context, source string) (bool, error) {
 	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE source = $1 LIMIT 1`, source).Scan(&one)
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE listed = 1 AND source = $1 LIMIT 1`, source).Scan(&one)
 	if err == sql.ErrNoRows {
 		return false, nil
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -103,7 +104,7 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 			run.ID, toMicros(run.CreatedAt), run.ToolVersion, run.Profile, run.Board, run.BoardRevision,
 			run.DeviceClass, run.Vendor, run.Model, run.CapacityBytes, run.LinkBus, run.LinkSpeedMbps,
 			run.DeviceKey, nullFloat(run.ScoreIomark), nullFloat(run.ScorePibenchmarks), run.Source,
-			texts[j], nameID, string(run.Record))
+			texts[j], nameID, string(run.Record), string(run.Flags), listedInt(run.Flags))
 		if err != nil {
 			return nil, &errBatchItem{i, s.wrapErr("saving run "+run.ID+" in", err)}
 		}
@@ -116,8 +117,10 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 			answers[i] = s.duplicate(ctx, tx, run)
 			continue
 		}
-		counts[countKeyOf(run, nameID)]++
-		nameTexts[nameID] = texts[j]
+		if len(run.Flags) == 0 { // only listed runs count (migration 00008)
+			counts[countKeyOf(run, nameID)]++
+			nameTexts[nameID] = texts[j]
+		}
 		for seq, t := range tests {
 			row := []any{run.ID, seq, t.Name, t.Op, t.BS, t.QD, t.Jobs, t.IOPS, t.MBPerS,
 				t.LatP50US, t.LatP99US, t.LatMaxUS, nullFloat(t.CI95Pct)}
@@ -145,6 +148,14 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 // errSaveOneByOne: the tests of a batch, inserted together, failed; SaveBatch saves it again
 // test by test to find the run at fault.
 var errSaveOneByOne = errors.New("store: saving tests together failed")
+
+// listedInt is the listed column of a run saved with those flags (moderation starts empty).
+func listedInt(flags json.RawMessage) int {
+	if listed(flags, ModerationAuto) {
+		return 1
+	}
+	return 0
+}
 
 func without(list []int, v int) []int {
 	out := list[:0:0]

@@ -15,6 +15,15 @@
 // groupings read. Both stay small while runs grows, which keeps search and counting fast at a
 // million results.
 //
+// A run can be unlisted (migration 00008, moderation.go): the caller saves it with flags (the
+// results server's reasons to doubt it), or the operator hides it. Unlisted runs are kept and
+// GetRun returns them, but lists, searches, counts, groupings and figures leave them out, and
+// the kept tables count listed runs only; the operator can approve a flagged run or return it
+// to the flags' verdict. The store does not decide what is doubtful: it keeps the flags given.
+//
+// A server bounds what a store holds with OpenWith (connections, SQLite's page cache per
+// connection). Saving on a full disk fails with ErrFull and writes nothing.
+//
 // Migrations are goose SQL files embedded from migrations/. A file named NNNNN_name.sql runs on
 // both databases; where the SQL must differ (text search: an FTS5 table in SQLite, a generated
 // tsvector column with a GIN index in PostgreSQL; identity columns) the same version exists

@@ -37,21 +37,45 @@ type Store struct {
 	sizes sizes // counts query plans use (aggregate.go)
 }
 
+// Options bound what an open Store holds. The zero value keeps database/sql's unbounded
+// connections and SQLite's default page cache per connection (sqliteCacheKiB).
+type Options struct {
+	// MaxConns caps the open connections (0: no cap). Callers beyond it wait for one. A
+	// server sets it: every SQLite connection keeps its own page cache in this process, and
+	// every PostgreSQL connection is a backend process.
+	MaxConns int
+	// CacheBytes is SQLite's page cache per connection (0: sqliteCacheKiB). PostgreSQL
+	// ignores it (its cache is the server's shared_buffers).
+	CacheBytes int64
+}
+
 // Open opens (creating if needed) and migrates the results database dsn names:
 //   - "postgres://…" or "postgresql://…": a PostgreSQL database (pgx URL syntax);
 //   - "sqlite:PATH" or a bare PATH: a SQLite file, created if missing (its directory must exist;
 //     DefaultPath makes the default one).
 func Open(ctx context.Context, dsn string) (*Store, error) {
+	return OpenWith(ctx, dsn, Options{})
+}
+
+// OpenWith is Open with bounds on connections and caches.
+func OpenWith(ctx context.Context, dsn string, o Options) (*Store, error) {
 	d, target, err := parseDSN(dsn)
 	if err != nil {
 		return nil, err
+	}
+	if o.MaxConns < 0 || o.CacheBytes < 0 {
+		return nil, fmt.Errorf("store: negative connection cap or cache size")
+	}
+	cacheKiB := int64(sqliteCacheKiB)
+	if o.CacheBytes > 0 {
+		cacheKiB = max(o.CacheBytes>>10, 64) // SQLite needs a few pages to work at all
 	}
 	var s *Store
 	switch d {
 	case postgresDialect:
 		s, err = openPostgres(ctx, target)
 	default:
-		s, err = openSQLite(ctx, target)
+		s, err = openSQLite(ctx, target, cacheKiB)
 	}
 	if err != nil {
 		return nil, err
@@ -59,7 +83,12 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	// database/sql keeps 2 idle connections by default: a server answering 8 requests at once
 	// closed and reopened connections all the time, losing each one's SQLite page cache, or
 	// starting a PostgreSQL backend process per request.
-	s.db.SetMaxIdleConns(maxIdleConns)
+	idle := maxIdleConns
+	if o.MaxConns > 0 {
+		s.db.SetMaxOpenConns(o.MaxConns)
+		idle = min(idle, o.MaxConns)
+	}
+	s.db.SetMaxIdleConns(idle)
 	s.db.SetConnMaxIdleTime(5 * time.Minute)
 	if _, err := s.migrate(ctx); err != nil {
 		s.db.Close()
@@ -121,5 +150,5 @@ func (s *Store) wrapErr(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("store: %s %s: %w", what, s.where, err)
+	return fmt.Errorf("store: %s %s: %w", what, s.where, markFull(err))
 }

@@ -11,7 +11,7 @@ import (
 // runColumns are read in the order scanRun expects; record is appended when wanted.
 const runColumns = `id, created_at_us, tool_version, profile, board, board_revision, device_class,
     vendor, model, capacity_bytes, link_bus, link_speed_mbps, device_key, score_iomark,
-    score_pibenchmarks, source`
+    score_pibenchmarks, source, flags, moderation, listed`
 
 // GetRun returns a run with its record and its tests in their saved order, or an error
 // wrapping ErrNotFound.
@@ -51,7 +51,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, []Test, error) {
 	return run, tests, nil
 }
 
-// ListRuns returns the runs f selects, newest first (ties by id, descending). Record is left nil
+// ListRuns returns the listed runs f selects, newest first (ties by id, descending). Record is left nil
 // unless f.WithRecord.
 func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, error) {
 	return s.SortedRuns(ctx, f, "date", true)
@@ -65,10 +65,12 @@ func scanRun(sc scanner, withRecord bool) (Run, error) {
 		createdUS    int64
 		iomark, pibm sql.NullFloat64
 		record       string
+		flags        string
+		listed       int
 	)
 	dest := []any{&r.ID, &createdUS, &r.ToolVersion, &r.Profile, &r.Board, &r.BoardRevision,
 		&r.DeviceClass, &r.Vendor, &r.Model, &r.CapacityBytes, &r.LinkBus, &r.LinkSpeedMbps,
-		&r.DeviceKey, &iomark, &pibm, &r.Source}
+		&r.DeviceKey, &iomark, &pibm, &r.Source, &flags, &r.Moderation, &listed}
 	if withRecord {
 		dest = append(dest, &record)
 	}
@@ -78,6 +80,10 @@ func scanRun(sc scanner, withRecord bool) (Run, error) {
 	r.CreatedAt = fromMicros(createdUS)
 	r.ScoreIomark = floatPtr(iomark)
 	r.ScorePibenchmarks = floatPtr(pibm)
+	if flags != "" {
+		r.Flags = json.RawMessage(flags)
+	}
+	r.Listed = listed == 1
 	if withRecord {
 		r.Record = json.RawMessage(record)
 	}

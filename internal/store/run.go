@@ -33,6 +33,34 @@ type Run struct {
 	ScorePibenchmarks *float64
 	Source            string          // SourceLocal, SourceSubmitted or SourcePublished
 	Record            json.RawMessage // the versioned result record JSON object, byte for byte
+	// Flags are the reasons the caller (the results server) doubts the run, a JSON array, empty
+	// for none. A run with flags is not listed: it stays out of lists, searches, counts and
+	// figures, and only GetRun returns it (doc.go).
+	Flags json.RawMessage
+	// Moderation is what the operator decided (SetModeration): ModerationAuto, ModerationHidden
+	// or ModerationApproved. Saving ignores it; read back.
+	Moderation string
+	// Listed reports whether the run counts in lists, searches, counts and figures: approved,
+	// or neither hidden nor flagged. Saving ignores it; read back.
+	Listed bool
+}
+
+// Moderation states of a run.
+const (
+	ModerationAuto     = ""         // listed unless flagged
+	ModerationHidden   = "hidden"   // never listed
+	ModerationApproved = "approved" // listed even when flagged
+)
+
+// listed is whether a run with those flags and that moderation counts.
+func listed(flags json.RawMessage, moderation string) bool {
+	switch moderation {
+	case ModerationHidden:
+		return false
+	case ModerationApproved:
+		return true
+	}
+	return len(flags) == 0
 }
 
 // Test is one figure of a run, in the order of the record's tests array.
@@ -85,6 +113,9 @@ var (
 	ErrConflict = errors.New("a different run is already stored under this id")
 	// ErrInvalid: the run, a test or a filter breaks a rule the store enforces.
 	ErrInvalid = errors.New("invalid input")
+	// ErrFull: the database's disk (or PostgreSQL's) is full; nothing was written. Retry once
+	// space is freed.
+	ErrFull = errors.New("the database's disk is full")
 )
 
 // DuplicateError is returned by SaveRun for a run stored before with the same record.

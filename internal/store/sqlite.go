@@ -23,7 +23,7 @@ const sqliteBusyTimeoutMS = 10000
 // small database uses little).
 const sqliteCacheKiB = 32 << 10
 
-func openSQLite(ctx context.Context, path string) (*Store, error) {
+func openSQLite(ctx context.Context, path string, cacheKiB int64) (*Store, error) {
 	if path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, fmt.Errorf("store: %q: give the path of a database file (in-memory and URI databases are not supported)", path)
 	}
@@ -47,7 +47,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	q.Set("_txlock", "immediate") // writers queue on the busy timeout instead of deadlocking
 	// 32 MiB of pages per connection instead of 2 MiB: a server's database grows to gigabytes,
 	// and every index page not kept is a read system call on the next save or search.
-	q.Set("_pragma", fmt.Sprintf("cache_size(%d)", sqliteCacheKiB*-1))
+	q.Set("_pragma", fmt.Sprintf("cache_size(%d)", cacheKiB*-1))
 	db, err := sql.Open("sqlite", abs+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", abs, err)

@@ -110,6 +110,7 @@ func testSaveAndGet(t *testing.T, dsn newDSN) {
 	}
 	want := run
 	want.CreatedAt = t0.Add(123456 * time.Microsecond) // microseconds are kept, nanoseconds dropped
+	want.Listed = true                                 // no flags, no moderation
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("GetRun run (-want +got):\n%s", diff)
 	}

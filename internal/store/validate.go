@@ -45,6 +45,9 @@ func validateRun(r Run, tests []Test) error {
 	if err := checkRecord(r.Record); err != nil {
 		return fmt.Errorf("run %s: %w", r.ID, err)
 	}
+	if err := checkFlags(r.Flags); err != nil {
+		return fmt.Errorf("run %s: %w", r.ID, err)
+	}
 	for i, t := range tests {
 		if t.RunID != "" && t.RunID != r.ID {
 			return invalid("run %s: test %d belongs to run %q", r.ID, i, t.RunID)
@@ -112,6 +115,22 @@ func checkRecord(rec json.RawMessage) error {
 	}
 	if bytes.IndexByte(rec, 0) >= 0 {
 		return invalid("the result record holds a NUL byte")
+	}
+	return nil
+}
+
+// checkFlags accepts no flags (empty) or a non-empty JSON array.
+func checkFlags(flags json.RawMessage) error {
+	if len(flags) == 0 {
+		return nil
+	}
+	trimmed := bytes.TrimSpace(flags)
+	if len(trimmed) == 0 || trimmed[0] != '[' || !utf8.Valid(flags) || !json.Valid(flags) || bytes.IndexByte(flags, 0) >= 0 {
+		return invalid("the flags are not a JSON array")
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(flags, &items); err != nil || len(items) == 0 {
+		return invalid("the flags are an empty JSON array: give none instead")
 	}
 	return nil
 }
