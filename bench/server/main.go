@@ -80,7 +80,7 @@ var classes = []struct {
 	seqMBPerS  float64 // median of the generated figure
 }{
 	{probe.ClassMicroSD, "sd", 45}, {probe.ClassUSBFlash, "usb", 120}, {probe.ClassUSBSSD, "usb", 380},
-	{probe.ClassNVMe, "pcie", 800}, {probe.ClassSATA, "sata", 500}, {probe.ClassEMMC, "mmc", 150},
+	{probe.ClassNVMe, "pcie", 800}, {probe.ClassSATA, "sata", 280}, {probe.ClassEMMC, "mmc", 150},
 }
 
 type gen struct {
@@ -93,6 +93,8 @@ func (g gen) record(i int, rng *rand.Rand) *record.Run {
 	c := classes[d%len(classes)]
 	board := boards[int(rng.ExpFloat64()*2)%len(boards)]
 	model := fmt.Sprintf("Bench %s %04d", c.class, d)
+	// Every figure stays inside the class's ceiling (internal/server plausible.go), as a real
+	// drive's would: an upload the server doubts is not listed, and the pages would measure less.
 	seq := c.seqMBPerS * (0.8 + 0.4*rng.Float64()) * (1 + float64(d%7)/10)
 	return &record.Run{SchemaVersion: record.SchemaVersion, ID: fmt.Sprintf("bench-%08d", i),
 		CreatedAt: g.base.Add(time.Duration(i) * time.Second), ToolVersion: "bench", Profile: "quick",
@@ -100,8 +102,8 @@ func (g gen) record(i int, rng *rand.Rand) *record.Run {
 		Device: &probe.Device{Class: c.class, Vendor: "Bench", Model: model, CapacityBytes: uint64(32+d%4*32) * 1e9},
 		Link:   []probe.Hop{{Bus: c.bus}},
 		Tests: []record.Test{
-			{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 8, Jobs: 1, MBPerS: seq, IOPS: seq, Primary: "mb_per_s", Runs: 3},
-			{Name: "seq-write-1m", Op: "write", BS: 1 << 20, QD: 8, Jobs: 1, MBPerS: seq * 0.7, IOPS: seq * 0.7, Primary: "mb_per_s", Runs: 3},
+			{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: seq, IOPS: seq, Primary: "mb_per_s", Runs: 3},
+			{Name: "seq-write-1m", Op: "write", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: seq * 0.7, IOPS: seq * 0.7, Primary: "mb_per_s", Runs: 3},
 			{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, IOPS: seq * 40, MBPerS: seq * 40 * 4096 / 1e6, Primary: "iops", Runs: 3},
 			{Name: "rand-write-4k-qd1", Op: "randwrite", BS: 4096, QD: 1, Jobs: 1, IOPS: seq * 20, MBPerS: seq * 20 * 4096 / 1e6, Primary: "iops", Runs: 3},
 		}}

@@ -95,6 +95,9 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if run.Moderation == store.ModerationHidden {
+				return nil, gone(id)
+			}
 			d.Columns = append(d.Columns, CompareItem{Key: id, URL: resultPath(id), Label: label(run.Vendor, run.Model, id), Board: run.Board, Results: 1})
 			var figs []store.Figure
 			for _, t := range tests {

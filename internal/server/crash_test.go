@@ -89,7 +89,7 @@ func testKill9(t *testing.T, dsn string) {
 			defer wg.Done()
 			for i := 0; ; i++ {
 				id := fmt.Sprintf("k%d-%d", c, i)
-				rec := encode(t, sampleRecord(id, "Vendor", fmt.Sprintf("Model %d", c), "Pi 4", float64(10+i%50)))
+				rec := encode(t, sampleRecord(id, "Vendor", fmt.Sprintf("Model %d", c), "Pi 4", float64(10+i%30)))
 				code, _ := postQuiet(base, rec)
 				if code == http.StatusCreated {
 					mu.Lock()

@@ -16,6 +16,11 @@ func (e *userError) Error() string { return e.msg }
 func badInput(err error) error  { return &userError{http.StatusBadRequest, err.Error()} }
 func notFound(msg string) error { return &userError{http.StatusNotFound, msg} }
 
+// gone answers for a result the operator hid: it existed, and is not shown.
+func gone(id string) error {
+	return &userError{http.StatusGone, "result " + id + " was hidden by the site's operator"}
+}
+
 // builder makes the data of one page from its request; the HTML and JSON handlers share it.
 type builder func(r *http.Request) (any, error)
 

@@ -125,6 +125,12 @@ func SeedPublished(ctx context.Context, st *store.Store) (added int, err error) 
 			return added, err
 		}
 		row.Record = raw
+		if d := doubts(run, store.SourcePublished, time.Now()); len(d) > 0 {
+			// A published figure the server doubts is kept out of the rankings like any other.
+			if row.Flags, err = json.Marshal(d); err != nil {
+				return added, err
+			}
+		}
 		err = st.SaveRun(ctx, row, tests)
 		switch {
 		case err == nil:

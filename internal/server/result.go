@@ -1,16 +1,32 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/store"
 )
+
+// storedFlags are the doubts the server stored with a run (never nil).
+func storedFlags(run store.Run) []Flag {
+	out := []Flag{}
+	if len(run.Flags) > 0 {
+		_ = json.Unmarshal(run.Flags, &out) // written by this server (results.go); a bad one shows none
+	}
+	return out
+}
 
 // ResultData is the result page: the whole record, its flags, and the published source when it
 // is a reference result.
 type ResultData struct {
-	Summary   RunSummary  `json:"summary"`
-	RawURL    string      `json:"raw_url"`
+	Summary RunSummary `json:"summary"`
+	RawURL  string     `json:"raw_url"`
+	// Listed is false when the result counts nowhere (the server doubts it, or the operator hid
+	// it): it is shown here only, marked. Moderation is the operator's word, if any.
+	Listed     bool   `json:"listed"`
+	Moderation string `json:"moderation,omitempty"`
+	// Flags are the server's doubts (stored when the result was uploaded) and notes.
 	Flags     []Flag      `json:"flags"`
 	Published *Published  `json:"published,omitempty"`
 	Record    *record.Run `json:"record"`
@@ -33,14 +49,15 @@ func (s *Server) resultData(r *http.Request) (any, error) {
 		}
 		return nil, err
 	}
+	if run.Moderation == store.ModerationHidden {
+		return nil, gone(id)
+	}
 	rec, pub := decodeStored(run.Record)
 	if rec == nil {
 		return nil, errorf("stored record %s does not decode", id)
 	}
-	d := ResultData{Summary: summarize(run), RawURL: "/result/" + run.ID + "/raw", Flags: flags(rec), Published: pub, Record: rec}
-	if d.Flags == nil {
-		d.Flags = []Flag{}
-	}
+	d := ResultData{Summary: summarize(run), RawURL: "/result/" + run.ID + "/raw", Listed: run.Listed,
+		Moderation: run.Moderation, Flags: append(storedFlags(run), notes(rec)...), Published: pub, Record: rec}
 	var best *record.Test
 	for i := range rec.Tests {
 		t := &rec.Tests[i]

@@ -16,7 +16,10 @@ type submitted struct {
 	ID        string `json:"id"`
 	URL       string `json:"url"`
 	Duplicate bool   `json:"duplicate,omitempty"`
-	Flags     []Flag `json:"flags,omitempty"`
+	// Listed is false when the server doubts the record: stored, shown on its own page, but out
+	// of every list and ranking (Flags say why).
+	Listed bool   `json:"listed"`
+	Flags  []Flag `json:"flags"`
 }
 
 // submitAPI stores one uploaded record: 201 when new, 200 with the same body when the same
@@ -48,13 +51,23 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped.
+	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped. Scores
+	// are the server's, and so is the verdict on the figures (plausible.go).
+	run.Scores = serverScores(run)
+	doubted := doubts(run, store.SourceSubmitted, s.opts.now())
 	row, tests, err := run.StoreRow(store.SourceSubmitted)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	out := submitted{ID: run.ID, URL: s.baseURL(r) + resultPath(run.ID), Flags: flags(run)}
+	if len(doubted) > 0 {
+		if row.Flags, err = json.Marshal(doubted); err != nil {
+			s.internal(w, r, err)
+			return
+		}
+	}
+	out := submitted{ID: run.ID, URL: s.baseURL(r) + resultPath(run.ID), Listed: len(doubted) == 0,
+		Flags: append(append([]Flag{}, doubted...), notes(run)...)}
 	err = s.ingest.save(r.Context(), row, tests)
 	switch {
 	case errors.Is(err, errClosed):
@@ -80,6 +93,10 @@ func resultPath(id string) string { return "/result/" + url.PathEscape(id) }
 func (s *Server) resultRaw(w http.ResponseWriter, r *http.Request) {
 	run, _, ok := s.getRun(w, r)
 	if !ok {
+		return
+	}
+	if run.Moderation == store.ModerationHidden {
+		s.answerErr(w, r, gone(run.ID))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

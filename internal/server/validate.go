@@ -29,14 +29,12 @@ const (
 	maxDurationS    = 7 * 24 * 3600
 	maxBytes        = 1e18
 	maxLinkMbps     = 1e7
-	ceilingSlackPct = 5 // a figure this far above its link ceiling is flagged
 )
 
 var (
 	idPattern       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 	testNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:+-]{0,63}$`)
 	serialPattern   = regexp.MustCompile(`^[0-9a-f]{16}$`)
-	oldestRun       = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
 // fieldError is a 400 answer naming the field at fault.
@@ -164,9 +162,6 @@ func validateRun(r *record.Run, now time.Time) error {
 	if !idPattern.MatchString(r.ID) {
 		c.fail("id", "must be 1 to 64 letters, digits, '.', '_' or '-' (iomark makes a UUID)")
 	}
-	if r.CreatedAt.Before(oldestRun) || r.CreatedAt.After(now.Add(24*time.Hour)) {
-		c.fail("created_at", "%s is not a plausible run time", r.CreatedAt.Format(time.RFC3339))
-	}
 	if r.Profile == "" || len(r.Profile) > 64 {
 		c.fail("profile", "must be 1 to 64 bytes")
 	}
@@ -208,16 +203,11 @@ func validateRun(r *record.Run, now time.Time) error {
 	if len(r.Tests) > maxTests {
 		c.fail("tests", "%d tests, at most %d", len(r.Tests), maxTests)
 	}
-	seen := map[string]bool{}
 	for i, t := range r.Tests {
 		f := fmt.Sprintf("tests[%d]", i)
 		if !testNamePattern.MatchString(t.Name) {
 			c.fail(f+".name", "must be 1 to 64 letters, digits or . _ : + -")
 		}
-		if seen[t.Name] {
-			c.fail(f+".name", "test %q appears twice", t.Name)
-		}
-		seen[t.Name] = true
 		if len(t.Op) > 32 || len(t.Engine) > 32 {
 			c.fail(f+".op", "op and engine are at most 32 bytes")
 		}
@@ -287,32 +277,3 @@ func validateRun(r *record.Run, now time.Time) error {
 	return nil
 }
 
-// Flag is something about a stored record a reader should doubt. Flags are worked out from the
-// record whenever it is shown, so a record is never changed to carry them.
-type Flag struct {
-	ID      string `json:"id"`
-	Test    string `json:"test,omitempty"`
-	Message string `json:"message"`
-}
-
-// flags of a record: figures above what its link can carry (kept, but not to be trusted).
-func flags(r *record.Run) []Flag {
-	var out []Flag
-	ceiling := r.CeilingMBPerS
-	if ceiling == 0 && r.Ceiling != nil {
-		ceiling = r.Ceiling.MBPerS
-	}
-	for _, t := range r.Tests {
-		if ceiling > 0 && t.MBPerS > ceiling*(1+ceilingSlackPct/100.0) {
-			out = append(out, Flag{ID: "above-link-ceiling", Test: t.Name,
-				Message: fmt.Sprintf("%s: %.1f MB/s is above the %.1f MB/s the link can carry; a cache or a wrong link reading, not the drive", t.Name, t.MBPerS, ceiling)})
-		}
-	}
-	if r.SD != nil && r.SD.Suspect {
-		out = append(out, Flag{ID: "sd-suspect", Message: "the card's registers look inconsistent (possible fake or relabelled card)"})
-	}
-	if r.Interrupted {
-		out = append(out, Flag{ID: "interrupted", Message: "the run was interrupted; some tests may be missing"})
-	}
-	return out
-}
