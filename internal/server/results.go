@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
+	"time"
 
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/store"
@@ -41,14 +43,14 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "reading the request body failed")
 		return
 	}
-	run, err := decodeUpload(body, s.opts.now())
+	run, err := decodeUpload(body)
 	if err != nil {
 		var fe *fieldError
 		if errors.As(err, &fe) {
 			s.failField(w, r, http.StatusBadRequest, fe.Error(), fe.Field)
 			return
 		}
-		s.fail(w, r, http.StatusBadRequest, err.Error())
+		s.internal(w, r, err)
 		return
 	}
 	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped. Scores
@@ -60,6 +62,7 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
+	cleanColumns(&row, tests)
 	if len(doubted) > 0 {
 		if row.Flags, err = json.Marshal(doubted); err != nil {
 			s.internal(w, r, err)
@@ -88,6 +91,24 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 }
 
 func resultPath(id string) string { return "/result/" + url.PathEscape(id) }
+
+// cleanColumns makes the columns extracted from a valid record storable on both databases,
+// leaving the record as reported: a NUL (which JSON may carry and PostgreSQL refuses in text)
+// becomes U+FFFD, so the name still has a working link, and the zero time (year 1, which the
+// store takes for "no time") becomes the Unix epoch; such a run is doubted anyway
+// (impossible-date).
+func cleanColumns(row *store.Run, tests []store.Test) {
+	for _, p := range []*string{&row.ToolVersion, &row.Profile, &row.Board, &row.BoardRevision, &row.DeviceClass,
+		&row.Vendor, &row.Model, &row.LinkBus, &row.DeviceKey} {
+		*p = strings.ReplaceAll(*p, "\x00", "\uFFFD")
+	}
+	for i := range tests {
+		tests[i].Op = strings.ReplaceAll(tests[i].Op, "\x00", "\uFFFD")
+	}
+	if row.CreatedAt.IsZero() {
+		row.CreatedAt = time.Unix(0, 0).UTC()
+	}
+}
 
 // resultRaw sends the stored record JSON byte for byte, as a download.
 func (s *Server) resultRaw(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,299 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Checking a JSON body against a Schema (schema.go) as it streams through a json.Decoder: no
+// tree of the whole body is built, so a 1 MiB upload costs about its tokens, not ten times its
+// size. It knows the part of JSON Schema the server writes: type (a name or a list), properties,
+// required, additionalProperties false, items, minItems and maxItems, minimum and maximum,
+// minLength and maxLength (code points), pattern, not with a pattern, enum, format date-time,
+// $ref into the document's components, and anyOf between a $ref and null.
+
+// fieldError is a 400 answer naming the field at fault.
+type fieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *fieldError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return e.Field + ": " + e.Msg
+}
+
+func bad(field, format string, args ...any) *fieldError {
+	return &fieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// maxAnyDepth bounds a value checked against the empty schema (any JSON).
+const maxAnyDepth = 32
+
+type checker struct {
+	comps components
+	dec   *json.Decoder
+}
+
+// checkJSON checks that data holds exactly one JSON value valid against s.
+func checkJSON(comps components, s *Schema, data []byte) error {
+	if !utf8.Valid(data) {
+		return bad("", "the body is not valid UTF-8")
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return bad("", "empty body")
+	}
+	c := checker{comps: comps, dec: json.NewDecoder(bytes.NewReader(data))}
+	c.dec.UseNumber()
+	if err := c.value(s, ""); err != nil {
+		return err
+	}
+	if _, err := c.dec.Token(); err != io.EOF {
+		return bad("", "more than one JSON value: send one per request")
+	}
+	return nil
+}
+
+func (c *checker) token(path string) (json.Token, error) {
+	tok, err := c.dec.Token()
+	if err == io.EOF {
+		return nil, bad(path, "the JSON ends early")
+	}
+	if err != nil {
+		return nil, bad(path, "not valid JSON: %v", err)
+	}
+	return tok, nil
+}
+
+// kind is the JSON type of a token that starts a value.
+func kind(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			return "object"
+		}
+		return "array"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	return "null"
+}
+
+func allows(types []string, k string, num json.Number) bool {
+	if types == nil {
+		return true
+	}
+	for _, t := range types {
+		if t == k || t == "integer" && k == "number" && isInteger(num) {
+			return true
+		}
+	}
+	return false
+}
+
+// isInteger: a JSON number written without a fraction or an exponent, as encoding/json wants
+// for Go's integer types.
+func isInteger(n json.Number) bool {
+	return n != "" && !strings.ContainsAny(string(n), ".eE")
+}
+
+// value reads one value and checks it against s.
+func (c *checker) value(s *Schema, path string) error {
+	tok, err := c.token(path)
+	if err != nil {
+		return err
+	}
+	return c.checkToken(s, path, tok)
+}
+
+func (c *checker) checkToken(s *Schema, path string, tok json.Token) error {
+	s = c.comps.resolve(s)
+	k := kind(tok)
+	num, _ := tok.(json.Number)
+	if s == nil {
+		return c.skip(tok, path, 0)
+	}
+	if len(s.AnyOf) > 0 {
+		for _, alt := range s.AnyOf {
+			if a := c.comps.resolve(alt); a != nil && allows(a.types(), k, num) {
+				return c.checkToken(a, path, tok)
+			}
+		}
+		return bad(path, "a JSON %s is not allowed here", k)
+	}
+	if !allows(s.types(), k, num) {
+		want := strings.Join(s.types(), " or ")
+		if slices.Contains(s.types(), "integer") && k == "number" {
+			return bad(path, "%s is not a whole number", num)
+		}
+		return bad(path, "expected %s, got a JSON %s", want, k)
+	}
+	switch k {
+	case "object":
+		return c.object(s, path)
+	case "array":
+		return c.array(s, path)
+	case "string":
+		return checkString(s, path, tok.(string))
+	case "number":
+		return checkNumber(s, path, num)
+	}
+	return nil
+}
+
+func (c *checker) object(s *Schema, path string) error {
+	seen := map[string]bool{}
+	for c.dec.More() {
+		tok, err := c.token(path)
+		if err != nil {
+			return err
+		}
+		key := tok.(string) // inside an object the decoder yields keys as strings
+		p := key
+		if path != "" {
+			p = path + "." + key
+		}
+		if seen[key] {
+			return bad(p, "given twice")
+		}
+		seen[key] = true
+		prop, known := s.Properties[key]
+		if !known && s.AdditionalProperties != nil && !*s.AdditionalProperties {
+			return bad(p, "not a field of this object")
+		}
+		if err := c.value(prop, p); err != nil {
+			return err
+		}
+	}
+	if _, err := c.token(path); err != nil { // '}'
+		return err
+	}
+	for _, r := range s.Required {
+		if !seen[r] {
+			f := r
+			if path != "" {
+				f = path + "." + r
+			}
+			return bad(f, "missing")
+		}
+	}
+	return nil
+}
+
+func (c *checker) array(s *Schema, path string) error {
+	n := 0
+	for c.dec.More() {
+		if s.MaxItems != nil && n >= *s.MaxItems {
+			return bad(path, "more than %d items", *s.MaxItems)
+		}
+		if err := c.value(s.Items, fmt.Sprintf("%s[%d]", path, n)); err != nil {
+			return err
+		}
+		n++
+	}
+	if _, err := c.token(path); err != nil { // ']'
+		return err
+	}
+	if s.MinItems != nil && n < *s.MinItems {
+		return bad(path, "%d items, at least %d needed", n, *s.MinItems)
+	}
+	return nil
+}
+
+// skip reads the rest of a value the schema says nothing about, bounded in depth.
+func (c *checker) skip(tok json.Token, path string, depth int) error {
+	if depth > maxAnyDepth {
+		return bad(path, "nested deeper than %d levels", maxAnyDepth)
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	for c.dec.More() {
+		if d == '{' {
+			if _, err := c.token(path); err != nil {
+				return err
+			}
+		}
+		t, err := c.token(path)
+		if err != nil {
+			return err
+		}
+		if err := c.skip(t, path, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err := c.token(path)
+	return err
+}
+
+func checkString(s *Schema, path, v string) error {
+	n := utf8.RuneCountInString(v)
+	if s.MaxLength != nil && n > *s.MaxLength {
+		return bad(path, "text of %d characters, at most %d allowed", n, *s.MaxLength)
+	}
+	if s.MinLength != nil && n < *s.MinLength {
+		return bad(path, "text of %d characters, at least %d needed", n, *s.MinLength)
+	}
+	if s.re != nil && !s.re.MatchString(v) {
+		return bad(path, "%q does not have the form %s", clip(v), s.Pattern)
+	}
+	if s.notRe != nil && s.notRe.MatchString(v) {
+		return bad(path, "%q is reserved (it matches %s)", clip(v), s.Not.Pattern)
+	}
+	if s.Enum != nil && !slices.Contains(s.Enum, any(v)) {
+		return bad(path, "%q is not one of %v", clip(v), s.Enum)
+	}
+	if s.Format == "date-time" {
+		var t time.Time
+		if err := t.UnmarshalText([]byte(v)); err != nil {
+			return bad(path, "%q is not an RFC 3339 date and time", clip(v))
+		}
+	}
+	return nil
+}
+
+func checkNumber(s *Schema, path string, n json.Number) error {
+	v, err := strconv.ParseFloat(string(n), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return bad(path, "%s is not a number", n)
+	}
+	if slices.Contains(s.types(), "integer") && isInteger(n) {
+		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
+			return bad(path, "%s is out of range", n)
+		}
+	}
+	if s.Minimum != nil && !(v >= *s.Minimum) || s.Maximum != nil && !(v <= *s.Maximum) {
+		lo, hi := "-∞", "∞"
+		if s.Minimum != nil {
+			lo = strconv.FormatFloat(*s.Minimum, 'g', -1, 64)
+		}
+		if s.Maximum != nil {
+			hi = strconv.FormatFloat(*s.Maximum, 'g', -1, 64)
+		}
+		return bad(path, "%s is out of range [%s, %s]", n, lo, hi)
+	}
+	return nil
+}
+
+// clip shortens a value quoted in a message.
+func clip(v string) string {
+	if r := []rune(v); len(r) > 64 {
+		return string(r[:64]) + "…"
+	}
+	return v
+}
