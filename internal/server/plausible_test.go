@@ -115,7 +115,7 @@ func testPoisoning(t *testing.T, ts *testServer) {
 		"IOPS of 1-byte blocks": func(r *record.Run) {
 			r.Tests[2].BS, r.Tests[2].IOPS, r.Tests[2].MBPerS, r.Tests[2].MiBPerS = 1, 4e7, 40, 40/1.048576
 		},
-		"IOPS without a block size": func(r *record.Run) { r.Tests[4].BS, r.Tests[4].IOPS = 0, 1e7 },
+		"IOPS without a block size":    func(r *record.Run) { r.Tests[4].BS, r.Tests[4].IOPS = 0, 1e7 },
 		"IOPS that disagree with MB/s": func(r *record.Run) { r.Tests[2].IOPS = 20000 },
 		"a run dated next year":        func(r *record.Run) { r.CreatedAt = time.Now().AddDate(1, 0, 0) },
 		"a run dated 1970":             func(r *record.Run) { r.CreatedAt = time.Unix(0, 0).UTC() },
