@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 )
@@ -11,31 +12,36 @@ import (
 // reads many figures. Once a value is older than ttl the next request still gets it while one
 // background refresh computes the new one, so no visitor waits for it after the first. A new
 // upload shows there within about ttl; result lists and result pages are never cached.
+//
+// What it keeps is bounded in bytes (estimated by sizeOf): when a new value would pass the
+// bound, the values kept longest go first. Keys come from requests (boards, drives, searches),
+// so without the bound a crawler walking every drive would grow it without end.
 type cache struct {
-	ttl time.Duration
-	now func() time.Time
+	ttl      time.Duration
+	maxBytes int64
+	now      func() time.Time
 
 	mu         sync.Mutex
 	entries    map[string]*cacheEntry
+	bytes      int64
 	refreshing sync.WaitGroup // background refreshes, for tests
 }
 
 type cacheEntry struct {
 	v          any
 	at         time.Time
+	size       int64
 	refreshing bool
 }
 
 const (
 	cacheTTL = 30 * time.Second
-	// maxCacheEntries bounds memory: board names come from requests.
-	maxCacheEntries = 1000
 	// refreshTimeout bounds a background refresh, which no request waits for.
 	refreshTimeout = time.Minute
 )
 
-func newCache(ttl time.Duration, now func() time.Time) *cache {
-	return &cache{ttl: ttl, now: now, entries: map[string]*cacheEntry{}}
+func newCache(ttl time.Duration, maxBytes int64, now func() time.Time) *cache {
+	return &cache{ttl: ttl, maxBytes: maxBytes, now: now, entries: map[string]*cacheEntry{}}
 }
 
 // get returns the value of key: computed now when there is none, else the kept one, refreshed
@@ -89,8 +95,98 @@ func (c *cache) put(key string, v any, at time.Time) {
 }
 
 func (c *cache) putLocked(key string, v any, at time.Time) {
-	if _, ok := c.entries[key]; !ok && len(c.entries) >= maxCacheEntries {
-		clear(c.entries)
+	size := int64(len(key)) + sizeOf(reflect.ValueOf(v))
+	if old, ok := c.entries[key]; ok {
+		c.bytes -= old.size
+		delete(c.entries, key)
 	}
-	c.entries[key] = &cacheEntry{v: v, at: at}
+	if size > c.maxBytes {
+		return // larger than the whole cache: computed for each request instead
+	}
+	for c.bytes+size > c.maxBytes {
+		oldest := ""
+		for k, e := range c.entries {
+			if oldest == "" || e.at.Before(c.entries[oldest].at) {
+				oldest = k
+			}
+		}
+		c.bytes -= c.entries[oldest].size
+		delete(c.entries, oldest)
+	}
+	c.entries[key] = &cacheEntry{v: v, at: at, size: size}
+	c.bytes += size
+}
+
+// sizeOf estimates the bytes a value holds: its own size and what its pointers, slices, strings
+// and maps reach (shared memory is counted each time it is reached).
+func sizeOf(v reflect.Value) int64 {
+	if !v.IsValid() {
+		return 0
+	}
+	n := int64(v.Type().Size())
+	return n + reached(v)
+}
+
+// reached is what v points at, beyond its own size.
+func reached(v reflect.Value) int64 {
+	switch v.Kind() {
+	case reflect.String:
+		return int64(v.Len())
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return 0
+		}
+		return sizeOf(v.Elem())
+	case reflect.Slice:
+		if v.IsNil() {
+			return 0
+		}
+		elem := v.Type().Elem()
+		n := int64(v.Cap()) * int64(elem.Size())
+		if hasPointers(elem) {
+			for i := range v.Len() {
+				n += reached(v.Index(i))
+			}
+		}
+		return n
+	case reflect.Array:
+		var n int64
+		if hasPointers(v.Type().Elem()) {
+			for i := range v.Len() {
+				n += reached(v.Index(i))
+			}
+		}
+		return n
+	case reflect.Struct:
+		var n int64
+		for i := range v.NumField() {
+			n += reached(v.Field(i))
+		}
+		return n
+	case reflect.Map:
+		var n int64
+		it := v.MapRange()
+		for it.Next() {
+			n += sizeOf(it.Key()) + sizeOf(it.Value()) + 16 // a bucket slot's overhead, roughly
+		}
+		return n
+	}
+	return 0
+}
+
+// hasPointers reports whether values of t reach other memory (strings, slices, pointers…).
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func:
+		return true
+	case reflect.Array:
+		return hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }

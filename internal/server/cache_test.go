@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ func TestCacheServesStaleWhileRefreshing(t *testing.T) {
 	ctx := context.Background()
 	var now atomic.Int64
 	clock := func() time.Time { return time.Unix(now.Load(), 0) }
-	c := newCache(30*time.Second, clock)
+	c := newCache(30*time.Second, 1<<20, clock)
 	var calls atomic.Int64
 	compute := func(context.Context) (any, error) { return int(calls.Add(1)), nil }
 	get := func() any {
@@ -43,10 +44,42 @@ func TestCacheServesStaleWhileRefreshing(t *testing.T) {
 	if v, _ := c.get(ctx, "e", compute); v != 3 {
 		t.Errorf("an error was kept: %v", v)
 	}
-	off := newCache(-1, time.Now)
+	off := newCache(-1, 1<<20, time.Now)
 	a, _ := off.get(ctx, "k", compute)
 	b, _ := off.get(ctx, "k", compute)
 	if a == b {
 		t.Error("a disabled cache reused a value")
+	}
+}
+
+// The kept values stay within the byte bound, the oldest going first; a value larger than the
+// whole bound is not kept.
+func TestCacheBoundedInBytes(t *testing.T) {
+	ctx := context.Background()
+	var now atomic.Int64
+	c := newCache(time.Hour, 64<<10, func() time.Time { return time.Unix(now.Add(1), 0) })
+	for i := range 100 {
+		key := string(rune('a'+i%26)) + string(rune('a'+i/26))
+		if _, err := c.get(ctx, key, func(context.Context) (any, error) { return make([]float64, 1000), nil }); err != nil {
+			t.Fatal(err)
+		}
+		if c.bytes > 64<<10 {
+			t.Fatalf("after %d values the cache holds %d bytes, over its 64 KiB", i+1, c.bytes)
+		}
+	}
+	if n := len(c.entries); n < 5 || n > 8 {
+		t.Errorf("%d values of 8 KB kept in 64 KiB", n)
+	}
+	if _, ok := c.entries["aa"]; ok { // the first ones went first
+		t.Error("an old value outlived newer ones")
+	}
+	if _, err := c.get(ctx, "huge", func(context.Context) (any, error) { return make([]float64, 100000), nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.entries["huge"]; ok {
+		t.Error("a value larger than the cache was kept")
+	}
+	if got := sizeOf(reflect.ValueOf(driveStats{Tests: []TestStats{{Test: "seq-read-1m"}}, Chart: Distribution{Values: make([]float64, 1000)}})); got < 8000 || got > 12000 {
+		t.Errorf("sizeOf a drive summary with 1,000 values = %d bytes", got)
 	}
 }

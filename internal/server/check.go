@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -277,10 +278,14 @@ func checkNumber(s *Schema, path string, n json.Number) error {
 			return bad(path, "%s is out of range", n)
 		}
 	}
-	if s.Minimum != nil && !(v >= *s.Minimum) || s.Maximum != nil && !(v <= *s.Maximum) {
+	if s.Minimum != nil && !(v >= *s.Minimum) || s.Maximum != nil && !(v <= *s.Maximum) ||
+		s.ExclusiveMinimum != nil && !(v > *s.ExclusiveMinimum) || math.IsNaN(v) {
 		lo, hi := "-∞", "∞"
 		if s.Minimum != nil {
 			lo = strconv.FormatFloat(*s.Minimum, 'g', -1, 64)
+		}
+		if s.ExclusiveMinimum != nil {
+			lo = "above " + strconv.FormatFloat(*s.ExclusiveMinimum, 'g', -1, 64)
 		}
 		if s.Maximum != nil {
 			hi = strconv.FormatFloat(*s.Maximum, 'g', -1, 64)

@@ -7,17 +7,18 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
-// CompareData sets 2 to 4 drives (?drive=KEY, medians of their results) or results
+// CompareData sets up to 4 drives (?drive=KEY, medians of their results) and up to 4 results
 // (?result=ID) side by side, one row per test.
 type CompareData struct {
-	Kind    string        `json:"kind"` // drive or result
+	Kind    string        `json:"kind"` // drive, result or mixed; empty for the empty form
 	Columns []CompareItem `json:"columns"`
 	Rows    []CompareRow  `json:"rows"`
 }
 
 // CompareItem is one column.
 type CompareItem struct {
-	Key     string `json:"key"` // device key or result id
+	Kind    string `json:"kind"` // drive or result
+	Key     string `json:"key"`  // device key or result id
 	URL     string `json:"url"`
 	Label   string `json:"label"`
 	Board   string `json:"board,omitempty"` // results only
@@ -46,65 +47,67 @@ func (s *Server) compareAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w,
 
 func (s *Server) compareData(r *http.Request) (any, error) {
 	q := r.URL.Query()
-	drives, results := q["drive"], q["result"]
+	drives, results := nonEmpty(q["drive"]), nonEmpty(q["result"]) // a form's blank fields say nothing
 	d := CompareData{Columns: []CompareItem{}, Rows: []CompareRow{}}
 	switch {
-	case len(drives) > 0 && len(results) > 0:
-		return nil, badInput(errorf("compare drives or results, not both"))
 	case len(drives) == 0 && len(results) == 0:
 		return d, nil // the empty form
-	case len(drives)+len(results) > 4:
-		// One is allowed: a drive page links here to start a comparison.
-		return nil, badInput(errorf("compare 2 to 4 drives (?drive=KEY&drive=KEY) or results (?result=ID&result=ID)"))
+	case len(results) == 0:
+		d.Kind = "drive"
+	case len(drives) == 0:
+		d.Kind = "result"
+	default:
+		d.Kind = "mixed" // a result beside drives' medians: how one run compares with the usual
 	}
 	ctx := r.Context()
 	var columns [][]store.Figure
-	if len(drives) > 0 {
-		d.Kind = "drive"
-		for _, key := range drives {
-			if err := checkParam("drive", key); err != nil {
-				return nil, badInput(err)
+	for _, key := range drives {
+		item := CompareItem{Kind: "drive", Key: key, URL: drivePath(key), Label: key}
+		var figs []store.Figure
+		names := interner{}
+		err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
+			if len(figs) == 0 {
+				item.Label = label(f.Vendor, f.Model, key)
 			}
-			figs, err := s.st.Figures(ctx, store.Filter{DeviceKey: key, Limit: driveFigures})
-			if err != nil {
-				return nil, err
-			}
-			n, err := s.st.CountRuns(ctx, store.Filter{DeviceKey: key})
-			if err != nil {
-				return nil, err
-			}
-			if n == 0 {
-				return nil, notFound("no result has drive key " + key)
-			}
-			item := CompareItem{Key: key, URL: drivePath(key), Label: key, Results: n}
-			if len(figs) > 0 {
-				item.Label = label(figs[0].Vendor, figs[0].Model, key)
-			} else if runs, err := s.st.ListRuns(ctx, store.Filter{DeviceKey: key, Limit: 1}); err == nil && len(runs) == 1 {
+			figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		n, err := s.st.CountRuns(ctx, store.Filter{DeviceKey: key})
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, notFound("no result has drive key " + key)
+		}
+		item.Results = n
+		if len(figs) == 0 {
+			if runs, err := s.st.ListRuns(ctx, store.Filter{DeviceKey: key, Limit: 1}); err == nil && len(runs) == 1 {
 				item.Label = label(runs[0].Vendor, runs[0].Model, key)
 			}
-			d.Columns = append(d.Columns, item)
-			columns = append(columns, figs)
 		}
-	} else {
-		d.Kind = "result"
-		for _, id := range results {
-			run, tests, err := s.st.GetRun(ctx, id)
-			if isNotFound(err) {
-				return nil, notFound("no result has id " + id)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if run.Moderation == store.ModerationHidden {
-				return nil, gone(id)
-			}
-			d.Columns = append(d.Columns, CompareItem{Key: id, URL: resultPath(id), Label: label(run.Vendor, run.Model, id), Board: run.Board, Results: 1})
-			var figs []store.Figure
-			for _, t := range tests {
-				figs = append(figs, store.Figure{RunID: id, Test: t.Name, MBPerS: t.MBPerS, IOPS: t.IOPS})
-			}
-			columns = append(columns, figs)
+		d.Columns = append(d.Columns, item)
+		columns = append(columns, figs)
+	}
+	for _, id := range results {
+		run, tests, err := s.st.GetRun(ctx, id)
+		if isNotFound(err) {
+			return nil, notFound("no result has id " + id)
 		}
+		if err != nil {
+			return nil, err
+		}
+		if run.Moderation == store.ModerationHidden {
+			return nil, gone(id)
+		}
+		d.Columns = append(d.Columns, CompareItem{Kind: "result", Key: id, URL: resultPath(id), Label: label(run.Vendor, run.Model, id), Board: run.Board, Results: 1})
+		var figs []store.Figure
+		for _, t := range tests {
+			figs = append(figs, store.Figure{RunID: id, Test: t.Name, MBPerS: t.MBPerS, IOPS: t.IOPS})
+		}
+		columns = append(columns, figs)
 	}
 	var all []store.Figure
 	for _, c := range columns {
@@ -128,6 +131,28 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 		d.Rows = append(d.Rows, row)
 	}
 	return d, nil
+}
+
+// nonEmpty drops empty values.
+func nonEmpty(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// interner keeps one copy of each string (test names repeat in every figure of a drive).
+type interner map[string]string
+
+func (in interner) get(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	in[s] = s
+	return s
 }
 
 // label names a drive as reported, falling back to its key.

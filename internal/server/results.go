@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"mime"
 	"errors"
 	"io"
 	"net/http"
@@ -28,7 +29,15 @@ type submitted struct {
 // record was uploaded before (so a retry after a lost answer is harmless), 409 when another
 // record holds its id. The answer is sent only after the transaction committed.
 func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.submits.allow(clientAddr(r)); !ok {
+	// Only JSON: a form or text/plain body is what a web page can make its visitors' browsers
+	// send to another site without asking; application/json it cannot.
+	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" ||
+		params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8") {
+		s.fail(w, r, http.StatusUnsupportedMediaType, "send the record as Content-Type: application/json (UTF-8)")
+		return
+	}
+	ip := clientIP(r)
+	if wait, ok := s.submits.allow(ip.String(), prefixKey(ip), "all"); !ok {
 		w.Header().Set("Retry-After", itoa(wait))
 		s.fail(w, r, http.StatusTooManyRequests, "too many uploads from your address; retry in "+itoa(wait)+" s")
 		return
@@ -69,7 +78,7 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	out := submitted{ID: run.ID, URL: s.baseURL(r) + resultPath(run.ID), Listed: len(doubted) == 0,
+	out := submitted{ID: run.ID, URL: s.baseURL() + resultPath(run.ID), Listed: len(doubted) == 0,
 		Flags: append(append([]Flag{}, doubted...), notes(run)...)}
 	err = s.ingest.save(r.Context(), row, tests)
 	switch {
@@ -85,7 +94,7 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusConflict, "another result is already stored under id "+run.ID+"; a run id must be unique, so give this run a new one")
 	case errors.Is(err, store.ErrInvalid):
 		s.fail(w, r, http.StatusBadRequest, "the record has a field the database refuses (text that is not valid UTF-8, or a number out of range)")
-	default:
+	default: // a full disk is a 503 with Retry-After (internal)
 		s.internal(w, r, err)
 	}
 }

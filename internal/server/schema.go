@@ -25,6 +25,7 @@ type Schema struct {
 	MinItems             *int               `json:"minItems,omitempty"`
 	MaxItems             *int               `json:"maxItems,omitempty"`
 	Minimum              *float64           `json:"minimum,omitempty"`
+	ExclusiveMinimum     *float64           `json:"exclusiveMinimum,omitempty"`
 	Maximum              *float64           `json:"maximum,omitempty"`
 	MinLength            *int               `json:"minLength,omitempty"`
 	MaxLength            *int               `json:"maxLength,omitempty"`
@@ -241,8 +242,12 @@ func (b *schemaBuilder) object(t reflect.Type, path string) *Schema {
 // schemaFor builds the schema of T into comps and returns a reference to it, with the numeric
 // fields that have no limit and the limits no field has (both empty when limits fit T).
 func schemaFor[T any](comps components, upload bool, limits map[string]limit, prefix string) (*Schema, []string) {
+	return schemaForType(comps, reflect.TypeFor[T](), upload, limits, prefix)
+}
+
+func schemaForType(comps components, t reflect.Type, upload bool, limits map[string]limit, prefix string) (*Schema, []string) {
 	b := &schemaBuilder{comps: comps, upload: upload, limits: limits, prefix: prefix, used: map[string]bool{}}
-	s := b.schemaOf(reflect.TypeFor[T](), "", true)
+	s := b.schemaOf(t, "", true)
 	for path := range limits {
 		if !b.used[path] {
 			b.missing = append(b.missing, path+" (a limit no field has)")

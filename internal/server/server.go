@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/iomark/iomark/internal/store"
@@ -19,13 +21,22 @@ const MaxBodyBytes = 1 << 20
 // Options tune a Server. The zero value is usable.
 type Options struct {
 	// BaseURL is prefixed to the permalinks the API returns, e.g. "https://iomark.example";
-	// empty: the scheme and Host of each request.
+	// empty: permalinks are paths ("/result/ID"). The Host header is never used: anyone can set
+	// it. `iomark serve` gives --base-url, or else the address it listens on.
 	BaseURL string
-	// Per client address: submissions and all requests, per second with a burst. A rate of 0
-	// takes the defaults (and their burst); a negative rate disables that limit (benchmarks,
-	// tests).
-	SubmitPerS, RequestPerS   float64
-	SubmitBurst, RequestBurst int
+	// Uploads per address, per network prefix (IPv4 /24, IPv6 /64) and for the whole server,
+	// and requests per client (IPv4 address, IPv6 /64), per second with a burst. A rate of 0
+	// takes the default (and its burst); a negative SubmitPerS disables every upload limit and a
+	// negative RequestPerS the request limit (benchmarks, tests).
+	SubmitPerS, PrefixSubmitPerS, GlobalSubmitPerS, RequestPerS     float64
+	SubmitBurst, PrefixSubmitBurst, GlobalSubmitBurst, RequestBurst int
+	// MaxInFlight requests are served at once (0: defaultInFlight); up to MaxQueued more wait
+	// at most QueueWait for a turn (0: defaultQueued, defaultQueueWait); any beyond answer 503
+	// with Retry-After. This bounds the memory requests hold whatever the concurrency.
+	MaxInFlight, MaxQueued int
+	QueueWait              time.Duration
+	// CacheBytes bounds the kept rankings and summaries, estimated (0: defaultCacheBytes).
+	CacheBytes int64
 	// CacheTTL is how long rankings and drive summaries are reused (0: 30 s; negative: never).
 	CacheTTL time.Duration
 	// Logger receives errors and panics (with stacks); nil discards them.
@@ -34,13 +45,24 @@ type Options struct {
 	now func() time.Time // tests set the clock
 }
 
-// Defaults of Options: one upload every 2 s with a burst of 20 and 20 requests per second with a
-// burst of 100 per address are far above a person's use and far below what hurts the server.
+// Defaults of Options. Per address: one upload every 2 s with a burst of 20, and 20 requests a
+// second with a burst of 100: far above a person's use and far below what hurts the server. Per
+// /24 or /64: 2 uploads a second, burst 60 (a lab or a school behind one network). The whole
+// server: 20 uploads a second, burst 300, well under what one SQLite writer commits (BENCHMARKS.md).
 const (
-	defaultSubmitPerS   = 0.5
-	defaultSubmitBurst  = 20
-	defaultRequestPerS  = 20
-	defaultRequestBurst = 100
+	defaultSubmitPerS        = 0.5
+	defaultSubmitBurst       = 20
+	defaultPrefixSubmitPerS  = 2
+	defaultPrefixSubmitBurst = 60
+	defaultGlobalSubmitPerS  = 20
+	defaultGlobalSubmitBurst = 300
+	defaultRequestPerS       = 20
+	defaultRequestBurst      = 100
+
+	defaultInFlight   = 16
+	defaultQueued     = 256
+	defaultQueueWait  = 10 * time.Second
+	defaultCacheBytes = 32 << 20
 )
 
 // Server serves the results site from a store.
@@ -52,6 +74,7 @@ type Server struct {
 	mux     *http.ServeMux
 	submits *limiter
 	reads   *limiter
+	gate    *gate
 	cache   *cache // rankings and drive summaries
 	// searches keeps search counts and drive lists apart from cache: many distinct queries
 	// filling it must not push out the rankings.
@@ -67,26 +90,61 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if opts.now == nil {
 		opts.now = time.Now
 	}
-	if opts.SubmitPerS == 0 {
-		opts.SubmitPerS, opts.SubmitBurst = defaultSubmitPerS, defaultSubmitBurst
+	rate := func(perS *float64, burst *int, defPerS float64, defBurst int) {
+		if *perS == 0 {
+			*perS, *burst = defPerS, defBurst
+		}
 	}
-	if opts.RequestPerS == 0 {
-		opts.RequestPerS, opts.RequestBurst = defaultRequestPerS, defaultRequestBurst
+	rate(&opts.SubmitPerS, &opts.SubmitBurst, defaultSubmitPerS, defaultSubmitBurst)
+	rate(&opts.PrefixSubmitPerS, &opts.PrefixSubmitBurst, defaultPrefixSubmitPerS, defaultPrefixSubmitBurst)
+	rate(&opts.GlobalSubmitPerS, &opts.GlobalSubmitBurst, defaultGlobalSubmitPerS, defaultGlobalSubmitBurst)
+	rate(&opts.RequestPerS, &opts.RequestBurst, defaultRequestPerS, defaultRequestBurst)
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = defaultInFlight
+	}
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = defaultQueued
+	}
+	if opts.QueueWait <= 0 {
+		opts.QueueWait = defaultQueueWait
+	}
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = defaultCacheBytes
 	}
 	if opts.CacheTTL == 0 {
 		opts.CacheTTL = cacheTTL
+	}
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	if set := apiSchemas(); set.err != nil {
+		return nil, fmt.Errorf("server: the API schemas do not compile: %w", set.err)
 	}
 	p, err := loadPages()
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{st: st, opts: opts, log: opts.Logger, pages: p, mux: http.NewServeMux(),
-		submits: newLimiter(opts.SubmitPerS, opts.SubmitBurst, opts.now),
-		reads:   newLimiter(opts.RequestPerS, opts.RequestBurst, opts.now),
-		cache:   newCache(opts.CacheTTL, opts.now), searches: newCache(opts.CacheTTL, opts.now),
-		ingest: newBatcher(st)}
+		submits: &limiter{now: opts.now, off: opts.SubmitPerS < 0, sets: []*buckets{
+			newBuckets(opts.SubmitPerS, opts.SubmitBurst), newBuckets(opts.PrefixSubmitPerS, opts.PrefixSubmitBurst),
+			newBuckets(opts.GlobalSubmitPerS, opts.GlobalSubmitBurst)}},
+		reads: &limiter{now: opts.now, off: opts.RequestPerS < 0, sets: []*buckets{newBuckets(opts.RequestPerS, opts.RequestBurst)}},
+		gate:  newGate(opts.MaxInFlight, opts.MaxQueued, opts.QueueWait),
+		// Rankings get three quarters of the cache bytes, searches the rest.
+		cache:    newCache(opts.CacheTTL, opts.CacheBytes*3/4, opts.now),
+		searches: newCache(opts.CacheTTL, opts.CacheBytes/4, opts.now),
+		ingest:   newBatcher(st)}
+	byPattern := map[string][]route{}
+	var patterns []string
 	for _, r := range s.routes() {
-		s.mux.HandleFunc(r.method+" "+r.pattern, r.handler)
+		if byPattern[r.pattern] == nil {
+			patterns = append(patterns, r.pattern)
+		}
+		byPattern[r.pattern] = append(byPattern[r.pattern], r)
+	}
+	for _, p := range patterns {
+		s.mux.Handle(p, s.dispatch(byPattern[p]))
+	}
+	if byPattern["/"] == nil {
+		s.mux.HandleFunc("/", s.unknownPath)
 	}
 	return s, nil
 }
@@ -97,37 +155,44 @@ func (s *Server) Close() {
 	s.ingest.close()
 }
 
-// route is one method and path the server answers; api routes are in the OpenAPI document.
-type route struct {
-	method, pattern string
-	api             bool
-	handler         http.HandlerFunc
-}
-
-func (s *Server) routes() []route {
-	return []route{
-		{"GET", "/{$}", false, s.homePage},
-		{"GET", "/search", false, s.searchPage},
-		{"GET", "/drive", false, s.drivePage},
-		{"GET", "/result/{id}", false, s.resultPage},
-		{"GET", "/result/{id}/raw", false, s.resultRaw},
-		{"GET", "/board", false, s.boardPage},
-		{"GET", "/compare", false, s.comparePage},
-		{"GET", "/value", false, s.valuePage},
-		{"GET", "/static/{file}", false, s.static},
-		{"GET", "/", false, s.unknownPath},
-
-		{"GET", "/api/v1/home", true, s.homeAPI},
-		{"GET", "/api/v1/search", true, s.searchAPI},
-		{"GET", "/api/v1/drive", true, s.driveAPI},
-		{"POST", "/api/v1/results", true, s.submitAPI},
-		{"GET", "/api/v1/results/{id}", true, s.resultAPI},
-		{"GET", "/api/v1/results/{id}/raw", true, s.resultRaw},
-		{"GET", "/api/v1/board", true, s.boardAPI},
-		{"GET", "/api/v1/compare", true, s.compareAPI},
-		{"GET", "/api/v1/value", true, s.valueAPI},
-		{"GET", "/api/v1/openapi.json", true, s.openAPI},
+// dispatch serves one path's routes by method: a method the path does not have answers 405 with
+// the Allow header naming those it has (GET implies HEAD), as JSON under /api/. Parameters are
+// checked against the route's declared schemas before its handler runs.
+func (s *Server) dispatch(routes []route) http.Handler {
+	var allow []string
+	for _, r := range routes {
+		allow = append(allow, r.method)
+		if r.method == http.MethodGet {
+			allow = append(allow, http.MethodHead)
+		}
 	}
+	sort.Strings(allow)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		method := r.Method
+		if method == http.MethodHead {
+			method = http.MethodGet
+		}
+		for _, rt := range routes {
+			if rt.method != method {
+				continue
+			}
+			params := rt.params
+			if rt.op != nil {
+				params = rt.op.params
+			}
+			if err := checkParams(params, r); err != nil {
+				var fe *fieldError
+				if errors.As(err, &fe) {
+					s.failField(w, r, http.StatusBadRequest, fe.Error(), fe.Field)
+					return
+				}
+			}
+			rt.handler(w, r)
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.fail(w, r, http.StatusMethodNotAllowed, r.Method+" is not served here; this path answers "+strings.Join(allow, ", "))
+	})
 }
 
 // unknownPath answers 404 in the site's own page (or JSON under /api/).
@@ -149,10 +214,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	if wait, ok := s.reads.allow(clientAddr(r)); !ok {
+	if wait, ok := s.reads.allow(clientKey(clientIP(r))); !ok {
 		h.Set("Retry-After", fmt.Sprint(wait))
 		s.fail(w, r, http.StatusTooManyRequests, fmt.Sprintf("too many requests from your address; retry in %d s", wait))
 		return
+	}
+	// Embedded files cost nothing to send: they skip the queue, so pages keep their styles.
+	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/api/v1/openapi.json" {
+		if !s.gate.enter(r.Context()) {
+			h.Set("Retry-After", "1")
+			s.fail(w, r, http.StatusServiceUnavailable, "the server is busy; retry in a second")
+			return
+		}
+		defer s.gate.leave()
 	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
@@ -179,17 +253,27 @@ func (s *Server) failField(w http.ResponseWriter, r *http.Request, code int, msg
 	s.pages.renderError(w, code, msg)
 }
 
-// internal logs err and answers 500 without its text, which may name files or databases.
+// internal logs err and answers 500 without its text, which may name files or databases; a
+// full disk answers 503 with Retry-After.
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, context.Canceled) {
+		return
+	}
+	if errors.Is(err, store.ErrFull) {
+		s.log.Error("the database's disk is full", "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", fullRetryAfterS)
+		s.fail(w, r, http.StatusServiceUnavailable, "the server's disk is full; retry later")
 		return
 	}
 	s.log.Error("serving request", "path", r.URL.Path, "err", err)
 	s.fail(w, r, http.StatusInternalServerError, "internal error; the server log has the details")
 }
 
+// fullRetryAfterS is what a full disk asks clients to wait: an operator has to free space.
+const fullRetryAfterS = "300"
+
 func isAPI(r *http.Request) bool {
-	return len(r.URL.Path) >= 5 && r.URL.Path[:5] == "/api/"
+	return strings.HasPrefix(r.URL.Path, "/api/")
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -200,14 +284,5 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = enc.Encode(v)
 }
 
-// baseURL is the scheme and host permalinks start with.
-func (s *Server) baseURL(r *http.Request) string {
-	if s.opts.BaseURL != "" {
-		return s.opts.BaseURL
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
+// baseURL is the scheme and host permalinks start with ("" for paths).
+func (s *Server) baseURL() string { return s.opts.BaseURL }

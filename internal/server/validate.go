@@ -19,13 +19,25 @@ type apiSchemaSet struct {
 	err     error
 }
 
-var apiSchemas = sync.OnceValue(func() *apiSchemaSet {
+var (
+	apiSchemasOnce sync.Once
+	apiSchemaValue *apiSchemaSet
+)
+
+// apiSchemas builds the schemas once. (A function, not a sync.OnceValue variable: building reads
+// the route table, whose handlers refer back to the schemas.)
+func apiSchemas() *apiSchemaSet {
+	apiSchemasOnce.Do(func() { apiSchemaValue = buildSchemas() })
+	return apiSchemaValue
+}
+
+func buildSchemas() *apiSchemaSet {
 	set := &apiSchemaSet{comps: components{}}
 	set.upload, set.missing = schemaFor[record.Run](set.comps, true, uploadLimits, "Upload")
 	addResponseSchemas(set.comps)
 	set.err = set.comps.compile()
 	return set
-})
+}
 
 // decodeUpload reads one record from an upload body: checked against the upload schema as it
 // streams (one JSON object, known fields only, every field in range), then decoded.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"math"
 	"net/http"
 	"strconv"
 
@@ -9,7 +8,8 @@ import (
 )
 
 // ValueData is the value page: what each MB/s and each IOPS costs, from prices the user gives
-// (?drive=KEY&price=P, repeated, in the user's own currency) and the drives' median figures.
+// (?drive=KEY&price=P, repeated, in the user's own currency; a drive without a price is listed
+// unpriced) and the drives' median figures.
 type ValueData struct {
 	MBTest   string     `json:"mb_test"`   // test whose MB/s is priced (?mb_test=)
 	IOPSTest string     `json:"iops_test"` // test whose IOPS is priced (?iops_test=)
@@ -22,7 +22,7 @@ type ValueRow struct {
 	DeviceKey      string   `json:"device_key"`
 	URL            string   `json:"url"`
 	Label          string   `json:"label"`
-	Price          float64  `json:"price"`
+	Price          *float64 `json:"price,omitempty"` // absent: no price given, nothing priced
 	MedianMBPerS   float64  `json:"median_mb_per_s"`
 	PricePerMBPerS *float64 `json:"price_per_mb_per_s,omitempty"`
 	MedianIOPS     float64  `json:"median_iops"`
@@ -41,36 +41,42 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	keys, prices := q["drive"], q["price"]
 	d := ValueData{Rows: []ValueRow{}, Tests: []string{}}
-	if len(keys) == 0 {
-		return d, nil // the empty form
-	}
-	if len(keys) != len(prices) {
-		return nil, badInput(errorf("give one price per drive: ?drive=KEY&price=12.50&drive=KEY&price=30"))
-	}
-	if len(keys) > maxValueDrives {
-		return nil, badInput(errorf("at most %d drives at once", maxValueDrives))
-	}
 	ctx := r.Context()
 	var cols [][]store.Figure
 	var all []store.Figure
 	for i, key := range keys {
-		if err := checkParam("drive", key); err != nil {
-			return nil, badInput(err)
+		if key == "" {
+			continue // a form's blank row
 		}
-		price, err := strconv.ParseFloat(prices[i], 64)
-		if err != nil || price <= 0 || price > 1e9 || math.IsInf(price, 0) {
-			return nil, badInput(errorf("price %q of drive %s must be a positive number", prices[i], key))
+		row := ValueRow{DeviceKey: key, URL: drivePath(key), Label: key}
+		if i < len(prices) {
+			price, err := strconv.ParseFloat(prices[i], 64)
+			if err != nil || !(price > 0) || price > 1e9 {
+				return nil, badInput(errorf("price %q of drive %s must be a positive number", prices[i], key))
+			}
+			row.Price = &price
 		}
-		figs, err := s.st.Figures(ctx, store.Filter{DeviceKey: key, Limit: driveFigures})
+		var figs []store.Figure
+		names := interner{}
+		err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
+			if len(figs) == 0 {
+				row.Label = label(f.Vendor, f.Model, key)
+			}
+			figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
 		if len(figs) == 0 {
 			return nil, notFound("no result with figures has drive key " + key)
 		}
-		d.Rows = append(d.Rows, ValueRow{DeviceKey: key, URL: drivePath(key), Label: label(figs[0].Vendor, figs[0].Model, key), Price: price})
+		d.Rows = append(d.Rows, row)
 		cols = append(cols, figs)
 		all = append(all, figs...)
+	}
+	if len(d.Rows) == 0 {
+		return d, nil // the empty form
 	}
 	d.Tests = testNames(all)
 	d.MBTest, d.IOPSTest = q.Get("mb_test"), q.Get("iops_test")
@@ -105,12 +111,12 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 		row.Results = len(mb)
 		row.MedianMBPerS = statsOf(mb).Median
 		row.MedianIOPS = statsOf(iops).Median
-		if row.MedianMBPerS > 0 {
-			v := row.Price / row.MedianMBPerS
+		if row.Price != nil && row.MedianMBPerS > 0 {
+			v := *row.Price / row.MedianMBPerS
 			row.PricePerMBPerS = &v
 		}
-		if row.MedianIOPS > 0 {
-			v := row.Price / row.MedianIOPS
+		if row.Price != nil && row.MedianIOPS > 0 {
+			v := *row.Price / row.MedianIOPS
 			row.PricePerIOPS = &v
 		}
 	}

@@ -119,21 +119,18 @@ type listParams struct {
 	Order string `json:"order"`
 }
 
-const (
-	defaultPer = 25
-	maxPer     = 200
-	// maxOffset bounds how deep a table pages: a database skips rows one by one to reach an
-	// offset, so deep pages would let one request cost a full scan.
-	maxOffset = 100000
-)
+// maxOffset bounds how deep a table pages: a database skips rows one by one to reach an offset,
+// so deep pages would let one request cost a full scan. maxPage × maxPer stays inside it, so
+// the parameters' own bounds (routes.go) keep every request inside it.
+const maxOffset = 100000
 
 // parseList reads page, per_page, sort and order; sorts names the keys the table accepts.
 func parseList(q url.Values, sorts map[string]string, defSort, defOrder string) (listParams, error) {
 	p := listParams{Page: 1, Per: defaultPer, Sort: defSort, Order: defOrder}
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000000 {
-			return p, fmt.Errorf("page must be a whole number from 1")
+		if err != nil || n < 1 || n > maxPage {
+			return p, fmt.Errorf("page must be a whole number from 1 to %d", maxPage)
 		}
 		p.Page = n
 	}
@@ -221,11 +218,12 @@ func newPager(path string, q url.Values, p listParams, total int, sorts map[stri
 	return pg
 }
 
-// sortable refuses an order other than by date over more than store.MaxSortedRuns results,
-// with the way out.
-func (p listParams) sortable(total int) error {
+// sortable falls back to the date order over more than store.MaxSortedRuns results (any other
+// order reads and sorts every match): the answer's pager says which order was applied, and its
+// sort_note why.
+func (p *listParams) sortable(total int) error {
 	if p.Sort != "date" && total > store.MaxSortedRuns {
-		return badInput(errorf("%d results: sorting by %s is offered for %d results or fewer; narrow the search (brand, board, class, capacity) or sort by date", total, p.Sort, store.MaxSortedRuns))
+		p.Sort, p.Order = "date", "desc"
 	}
 	return nil
 }
@@ -233,19 +231,6 @@ func (p listParams) sortable(total int) error {
 func (p listParams) filter(f store.Filter) store.Filter {
 	f.Limit, f.Offset = p.Per, (p.Page-1)*p.Per
 	return f
-}
-
-// checkParam refuses text parameters that cannot name anything.
-func checkParam(name, v string) error {
-	if len(v) > 256 {
-		return fmt.Errorf("%s is longer than 256 bytes", name)
-	}
-	for _, c := range v {
-		if c == 0 || c == 0xFFFD {
-			return fmt.Errorf("%s is not valid text", name)
-		}
-	}
-	return nil
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,3 +1,0 @@
-package server
-
-func addResponseSchemas(c components) {}

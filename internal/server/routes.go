@@ -1,0 +1,173 @@
+package server
+
+import (
+	"net/http"
+	"reflect"
+	"slices"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+// The server's routes, and for each /api/v1 route what the OpenAPI document says of it: its
+// parameters (whose schemas check.go enforces before the handler runs, params.go), its request
+// body, its answer's Go type and every status it can give. openapi.go writes the document from
+// this table alone, so the routes, the document and the checks cannot drift.
+
+// route is one method and path the server answers.
+type route struct {
+	method, pattern string
+	handler         http.HandlerFunc
+	op              *operation // API routes only
+	params          []param    // pages: the same parameters as their API twin
+}
+
+// operation is an API route as the OpenAPI document describes it.
+type operation struct {
+	id, summary string
+	params      []param
+	upload      bool         // the request body is one result record (the upload schema)
+	ok          int          // the success status (200 or 201)
+	resp        reflect.Type // the success body's Go type; nil: any JSON object
+	statuses    []int        // other statuses it can give, besides those every operation can
+	links       map[string]link
+}
+
+// link is an OpenAPI link from a success answer to another operation (stateful tests follow it).
+type link struct {
+	operationID string
+	parameters  map[string]string
+}
+
+// Statuses every API operation can give: too many requests from the address (429), the server
+// busy, full or shutting down (503), an internal error (500). All carry a JSON error body, and
+// 429 and 503 a Retry-After.
+var everyStatus = []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusServiceUnavailable}
+
+// param is one query or path parameter. repeated ones (?drive=A&drive=B) have an array schema.
+type param struct {
+	name, in, desc string
+	required       bool
+	schema         *Schema
+}
+
+func (p param) repeated() bool { return p.schema.Type == "array" }
+
+// Bounds of the query parameters (check.go enforces them, parseList relies on them).
+const (
+	maxParamText = 1024 // code points; stored names are far shorter (limits.go), so each has a link
+	maxPage      = 500  // with maxPer rows a page, the deepest page starts before maxOffset
+	maxPer       = 200
+	defaultPer   = 25
+	maxCompare   = 4 // drives and results each
+)
+
+// noNUL: text parameters name things the store compares exactly, and no stored name holds NUL.
+const noNUL = `^[^\x00]*$`
+
+func textParam(name, desc string, required bool) param {
+	s := &Schema{Type: "string", MaxLength: intp(maxParamText), Pattern: noNUL}
+	if required {
+		s.MinLength = intp(1)
+	}
+	return param{name: name, in: "query", desc: desc, required: required, schema: s}
+}
+
+func testParam(name, desc string) param {
+	return param{name: name, in: "query", desc: desc, schema: &Schema{Type: "string", Pattern: testNamePattern}}
+}
+
+func repeatedText(name, desc string, n int) param {
+	return param{name: name, in: "query", desc: desc, schema: &Schema{Type: "array", MaxItems: intp(n),
+		Items: &Schema{Type: "string", MaxLength: intp(maxParamText), Pattern: noNUL}}}
+}
+
+var idParam = param{name: "id", in: "path", desc: "result (run) id", required: true,
+	schema: &Schema{Type: "string", MinLength: intp(1), MaxLength: intp(128)}}
+
+func listParamsDoc() []param {
+	sorts := make([]any, 0, len(store.RunSorts))
+	for k := range store.RunSorts {
+		sorts = append(sorts, k)
+	}
+	slices.SortFunc(sorts, func(a, b any) int {
+		if a.(string) < b.(string) {
+			return -1
+		}
+		return 1
+	})
+	return []param{
+		{name: "page", in: "query", desc: "1-based page", schema: &Schema{Type: "integer", Minimum: floatp(1), Maximum: floatp(maxPage)}},
+		{name: "per_page", in: "query", desc: "rows per page", schema: &Schema{Type: "integer", Minimum: floatp(1), Maximum: floatp(maxPer)}},
+		{name: "sort", in: "query", desc: "column to sort by; over more than 10,000 results only date is offered (the answer's pager says what was applied)", schema: &Schema{Type: "string", Enum: sorts}},
+		{name: "order", in: "query", desc: "asc or desc", schema: &Schema{Type: "string", Enum: []any{"asc", "desc"}}},
+	}
+}
+
+func (s *Server) routes() []route {
+	list := listParamsDoc()
+	search := append([]param{
+		textParam("q", "brand/model words; each must start a word of the brand or model", false),
+		textParam("class", "device class, exact", false),
+		textParam("board", "board, exact", false),
+		textParam("source", "local, submitted or published", false),
+		textParam("link", "bus the drive is attached by (the hop next to it), exact: sd, mmc, usb, pcie, sata…", false),
+		{name: "capacity_gb", in: "query", desc: "labelled capacity in GB (10^9 bytes); matches 85 % to 102 % of it",
+			schema: &Schema{Type: "number", ExclusiveMinimum: floatp(0), Maximum: floatp(1e6)}},
+	}, list...)
+	drive := append([]param{textParam("key", "device key", true), testParam("test", "test to chart (404 when the drive has none)")}, list...)
+	board := append([]param{textParam("name", "board, exact", true)}, list...)
+	compare := []param{repeatedText("drive", "device key, repeated: medians of its results", maxCompare),
+		repeatedText("result", "result id, repeated", maxCompare)}
+	value := []param{repeatedText("drive", "device key, repeated", maxValueDrives),
+		{name: "price", in: "query", desc: "price of the drive at the same position, repeated; a drive without one is listed unpriced",
+			schema: &Schema{Type: "array", MaxItems: intp(maxValueDrives), Items: &Schema{Type: "number", ExclusiveMinimum: floatp(0), Maximum: floatp(1e9)}}},
+		testParam("mb_test", "test whose MB/s is priced"), testParam("iops_test", "test whose IOPS is priced")}
+	get := func(id, summary string, params []param, resp any, statuses ...int) *operation {
+		var t reflect.Type
+		if resp != nil {
+			t = reflect.TypeOf(resp)
+		}
+		if len(params) > 0 {
+			statuses = append([]int{http.StatusBadRequest}, statuses...)
+		}
+		return &operation{id: id, summary: summary, params: params, ok: http.StatusOK, resp: t, statuses: statuses}
+	}
+	submit := &operation{id: "submitResult", summary: "Upload one result record exactly as `iomark run --json` prints it (at most 1 MiB, Content-Type application/json). 201 once stored; 200 with duplicate true when the same record was stored before",
+		upload: true, ok: http.StatusCreated, resp: reflect.TypeOf(submitted{}),
+		statuses: []int{http.StatusOK, http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType},
+		links: map[string]link{
+			"GetResult":    {operationID: "getResult", parameters: map[string]string{"id": "$response.body#/id"}},
+			"GetResultRaw": {operationID: "getResultRaw", parameters: map[string]string{"id": "$response.body#/id"}},
+		}}
+	return []route{
+		{method: "GET", pattern: "/{$}", handler: s.homePage},
+		{method: "GET", pattern: "/search", handler: s.searchPage, params: search},
+		{method: "GET", pattern: "/drive", handler: s.drivePage, params: drive},
+		{method: "GET", pattern: "/result/{id}", handler: s.resultPage, params: []param{idParam}},
+		{method: "GET", pattern: "/result/{id}/raw", handler: s.resultRaw, params: []param{idParam}},
+		{method: "GET", pattern: "/board", handler: s.boardPage, params: board},
+		{method: "GET", pattern: "/compare", handler: s.comparePage, params: compare},
+		{method: "GET", pattern: "/value", handler: s.valuePage, params: value},
+		{method: "GET", pattern: "/static/{file}", handler: s.static},
+
+		{method: "GET", pattern: "/api/v1/home", handler: s.homeAPI,
+			op: get("getHome", "Latest results and the best drives per class on the popular boards", nil, HomeData{})},
+		{method: "GET", pattern: "/api/v1/search", handler: s.searchAPI,
+			op: get("search", "Results and drives whose brand or model match q", search, SearchData{})},
+		{method: "GET", pattern: "/api/v1/drive", handler: s.driveAPI,
+			op: get("getDrive", "All results of one drive: per test and per board/link medians and spread, distribution", drive, DriveData{}, http.StatusNotFound)},
+		{method: "POST", pattern: "/api/v1/results", handler: s.submitAPI, op: submit},
+		{method: "GET", pattern: "/api/v1/results/{id}", handler: s.resultAPI,
+			op: get("getResult", "One result: record, flags, whether it counts, published source, throughput series (410 when the operator hid it)", []param{idParam}, ResultData{}, http.StatusNotFound, http.StatusGone)},
+		{method: "GET", pattern: "/api/v1/results/{id}/raw", handler: s.resultRaw,
+			op: get("getResultRaw", "The stored record JSON, byte for byte, as a download", []param{idParam}, nil, http.StatusNotFound, http.StatusGone)},
+		{method: "GET", pattern: "/api/v1/board", handler: s.boardAPI,
+			op: get("getBoard", "One board: its drives ranked per class, its results", board, BoardData{}, http.StatusNotFound)},
+		{method: "GET", pattern: "/api/v1/compare", handler: s.compareAPI,
+			op: get("compare", "Up to 4 drives (medians) and up to 4 results side by side, one row per test", compare, CompareData{}, http.StatusNotFound, http.StatusGone)},
+		{method: "GET", pattern: "/api/v1/value", handler: s.valueAPI,
+			op: get("getValue", "Price per MB/s and per IOPS from user-supplied prices", value, ValueData{}, http.StatusNotFound)},
+		{method: "GET", pattern: "/api/v1/openapi.json", handler: s.openAPI,
+			op: get("getOpenAPI", "This document", nil, nil)},
+	}
+}
