@@ -122,6 +122,9 @@ func (c *checker) value(s *Schema, path string) error {
 }
 
 func (c *checker) checkToken(s *Schema, path string, tok json.Token) error {
+	if s != nil && s.Ref != "" && c.comps.resolve(s) == nil {
+		return fmt.Errorf("server: schema reference %s leads nowhere", s.Ref) // a programming error
+	}
 	s = c.comps.resolve(s)
 	k := kind(tok)
 	num, _ := tok.(json.Number)

@@ -33,6 +33,31 @@ func TestOpenAPIFile(t *testing.T) {
 	if !bytes.Equal(file, doc) {
 		t.Error("openapi.json differs from the served document: go test ./internal/server -run TestOpenAPIFile -update")
 	}
+	// Every reference leads to a schema.
+	var tree any
+	if err := json.Unmarshal(doc, &tree); err != nil {
+		t.Fatal(err)
+	}
+	schemas := tree.(map[string]any)["components"].(map[string]any)["schemas"].(map[string]any)
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if ref, ok := x["$ref"].(string); ok {
+				if _, ok := schemas[strings.TrimPrefix(ref, refPrefix)]; !ok {
+					t.Errorf("$ref %s leads nowhere", ref)
+				}
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(tree)
 }
 
 // openAPI is the part of the document the tests read.

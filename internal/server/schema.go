@@ -101,7 +101,7 @@ func componentName(t reflect.Type) string {
 	pkg := t.PkgPath()
 	pkg = pkg[strings.LastIndex(pkg, "/")+1:]
 	if pkg == "server" {
-		return t.Name()
+		return strings.ToUpper(t.Name()[:1]) + t.Name()[1:]
 	}
 	return strings.ToUpper(pkg[:1]) + pkg[1:] + t.Name()
 }
