@@ -64,6 +64,9 @@ func (s *Store) SetModeration(ctx context.Context, id, moderation string) (Run, 
 			return Run{}, err
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `UPDATE moderation_epoch SET epoch = epoch + 1 WHERE id = 1`); err != nil {
+		return Run{}, s.wrapErr("moderating run "+id+" in", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return Run{}, s.wrapErr("moderating run "+id+" in", err)
 	}
@@ -104,4 +107,14 @@ func (s *Store) Moderated(ctx context.Context, limit, offset int) ([]Run, error)
 	}
 	return s.listRuns(ctx, `SELECT `+runColumns+` FROM runs WHERE flags <> '' OR moderation <> ''
 ORDER BY created_at_us DESC, id DESC LIMIT $1 OFFSET $2`, []any{limit, offset}, false)
+}
+
+// ModerationEpoch is a number every SetModeration raises: a reader keeping what it computed from
+// listed runs drops it when the number moves.
+func (s *Store) ModerationEpoch(ctx context.Context) (int64, error) {
+	var n int64
+	if err := s.db.QueryRowContext(ctx, `SELECT epoch FROM moderation_epoch WHERE id = 1`).Scan(&n); err != nil {
+		return 0, s.wrapErr("reading the moderation epoch of", err)
+	}
+	return n, nil
 }

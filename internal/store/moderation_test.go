@@ -123,6 +123,15 @@ func testModeration(t *testing.T, dsn string) {
 	}
 
 	// Approving lists it; hiding a listed one unlists it; auto returns each to the flags' verdict.
+	epoch, err := s.ModerationEpoch(ctx)
+	if err != nil || epoch != 0 {
+		t.Fatalf("epoch before any moderation = %d, %v", epoch, err)
+	}
+	defer func() {
+		if e, err := s.ModerationEpoch(ctx); err != nil || e != 29 {
+			t.Errorf("epoch after 29 moderations = %d, %v", e, err)
+		}
+	}()
 	if r, err := s.SetModeration(ctx, "run-0004", ModerationApproved); err != nil || !r.Listed {
 		t.Fatalf("approve: listed %v, %v", r.Listed, err)
 	}
