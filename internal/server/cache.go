@@ -24,6 +24,7 @@ type cache struct {
 	mu         sync.Mutex
 	entries    map[string]*cacheEntry
 	bytes      int64
+	gen        int64 // raised by clear: a refresh begun before does not keep its value
 	refreshing sync.WaitGroup // background refreshes, for tests
 }
 
@@ -63,12 +64,17 @@ func (c *cache) get(ctx context.Context, key string, compute func(ctx context.Co
 		c.mu.Unlock()
 		return v, nil
 	}
+	gen := c.gen
 	c.mu.Unlock()
 	v, err := compute(ctx)
 	if err != nil {
 		return nil, err
 	}
-	c.put(key, v, now)
+	c.mu.Lock()
+	if gen == c.gen {
+		c.putLocked(key, v, now)
+	}
+	c.mu.Unlock()
 	return v, nil
 }
 
@@ -76,9 +82,15 @@ func (c *cache) refresh(key string, compute func(ctx context.Context) (any, erro
 	defer c.refreshing.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout)
 	defer cancel()
+	c.mu.Lock()
+	gen := c.gen
+	c.mu.Unlock()
 	v, err := compute(ctx)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if gen != c.gen {
+		return // cleared meanwhile: the value may show what is no longer listed
+	}
 	if err != nil {
 		if e := c.entries[key]; e != nil {
 			e.refreshing = false // the next request tries again
@@ -88,10 +100,13 @@ func (c *cache) refresh(key string, compute func(ctx context.Context) (any, erro
 	c.putLocked(key, v, c.now())
 }
 
-func (c *cache) put(key string, v any, at time.Time) {
+// clear drops every kept value (moderation changed what is listed).
+func (c *cache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.putLocked(key, v, at)
+	clear(c.entries)
+	c.bytes = 0
+	c.gen++
 }
 
 func (c *cache) putLocked(key string, v any, at time.Time) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"net/http"
 	"sort"
@@ -77,9 +78,7 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 	if total == 0 {
 		return nil, notFound("no result has drive key " + key)
 	}
-	if err := lp.sortable(total); err != nil {
-		return nil, err
-	}
+	lp.sortable(total)
 	d := DriveData{DeviceKey: key, Results: total, Tests: []TestStats{}, Groups: []GroupStats{}, List: []RunSummary{}}
 	runs, err := s.st.SortedRuns(ctx, lp.filter(f), lp.Sort, lp.Order == "desc")
 	if err != nil {
@@ -167,7 +166,7 @@ func (s *Server) computeDriveStats(ctx context.Context, key, chartTest string) (
 		chartTest = names[0]
 	}
 	if _, ok := byTest[chartTest]; !ok && chartTest != "" {
-		return d, badInput(errorf("this drive has no results of test %q", chartTest))
+		return d, notFound(fmt.Sprintf("this drive has no results of test %q", chartTest))
 	}
 	d.Chart = histogram(chartTest, byTest[chartTest][0])
 	d.Chart.Tests = names

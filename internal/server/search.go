@@ -66,9 +66,7 @@ func (s *Server) searchData(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := lp.sortable(agg.total); err != nil {
-		return nil, err
-	}
+	lp.sortable(agg.total)
 	lf := lp.filter(f)
 	lf.Matched, lf.MatchedKeys = agg.total, agg.keys
 	var runs []store.Run

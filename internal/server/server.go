@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/iomark/iomark/internal/store"
@@ -80,6 +81,46 @@ type Server struct {
 	// filling it must not push out the rankings.
 	searches *cache
 	ingest   *batcher
+	watch    moderationWatch
+}
+
+// moderationWatch notices moderation done by another process (iomark moderate) through the
+// store's epoch, read at most once a second, and drops what the caches keep when it moves: a
+// hidden result leaves the rankings at once, not after the caches' 30 s.
+type moderationWatch struct {
+	mu      sync.Mutex
+	checked time.Time
+	epoch   int64
+	known   bool
+}
+
+func (s *Server) watchModeration(ctx context.Context) {
+	if s.st == nil {
+		return
+	}
+	now := s.opts.now()
+	w := &s.watch
+	w.mu.Lock()
+	if w.known && now.Sub(w.checked) < time.Second && !now.Before(w.checked) {
+		w.mu.Unlock()
+		return
+	}
+	w.checked = now
+	w.mu.Unlock()
+	epoch, err := s.st.ModerationEpoch(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("reading the moderation epoch", "err", err)
+		}
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.known && epoch != w.epoch {
+		s.cache.clear()
+		s.searches.clear()
+	}
+	w.epoch, w.known = epoch, true
 }
 
 // New returns a server over st. Call SeedPublished once to show the reference results.
@@ -230,6 +271,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	}
+	if !strings.HasPrefix(r.URL.Path, "/static/") {
+		s.watchModeration(r.Context())
 	}
 	s.mux.ServeHTTP(w, r)
 }

@@ -52,10 +52,23 @@ func runSuite(t *testing.T, dsn newDSN) {
 		{"SubmitClient", testSubmitClient},
 		{"Poisoning", testPoisoning},
 		{"ResponsesMatchDocument", testResponsesMatchDocument},
+		{"Contract", testContract},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.fn(t, startServer(t, dsn(t), Options{SubmitPerS: -1, RequestPerS: -1, CacheTTL: -1}))
 		})
+	}
+	// Tests that start their server with options of their own.
+	for _, tt := range []struct {
+		name string
+		fn   func(t *testing.T, dsn string)
+	}{
+		{"AbusePrefixes", testAbusePrefixes},
+		{"HiddenLeavesAtOnce", testHiddenLeavesAtOnce},
+		{"Gate", testGate},
+		{"DiskFull", testDiskFull},
+	} {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
 	}
 }
 

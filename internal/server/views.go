@@ -221,11 +221,10 @@ func newPager(path string, q url.Values, p listParams, total int, sorts map[stri
 // sortable falls back to the date order over more than store.MaxSortedRuns results (any other
 // order reads and sorts every match): the answer's pager says which order was applied, and its
 // sort_note why.
-func (p *listParams) sortable(total int) error {
+func (p *listParams) sortable(total int) {
 	if p.Sort != "date" && total > store.MaxSortedRuns {
 		p.Sort, p.Order = "date", "desc"
 	}
-	return nil
 }
 
 func (p listParams) filter(f store.Filter) store.Filter {
