@@ -2,9 +2,9 @@ package server
 
 import (
 	"encoding/json"
-	"mime"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
