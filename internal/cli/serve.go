@@ -7,8 +7,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -22,6 +24,7 @@ func init() { subcommands = append(subcommands, newServeCmd) }
 
 func newServeCmd() *cobra.Command {
 	var db, addr, baseURL string
+	var memoryMiB int64
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the results site: pages and the JSON API that iomark run --submit uploads to",
@@ -43,18 +46,29 @@ the published reference results are added at start, marked with their sources.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serve(ctx, cmd, db, addr, baseURL)
+			if memoryMiB < 64 {
+				return usageError("--memory %d: give at least 64 (MiB)", memoryMiB)
+			}
+			if baseURL != "" {
+				if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return usageError("--base-url %q: give http(s)://host[:port], the address visitors reach the site at", baseURL)
+				}
+			}
+			return serve(ctx, cmd, db, addr, baseURL, memoryMiB<<20)
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", "", "results database: sqlite:PATH or postgres://… (default: the local results database)")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on; :8080 listens on every interface")
-	cmd.Flags().StringVar(&baseURL, "base-url", "", "public URL of the site for permalinks, e.g. https://results.example (default: from each request)")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "public URL of the site for permalinks, e.g. https://results.example (default: the address it listens on)")
+	cmd.Flags().Int64Var(&memoryMiB, "memory", server.DefaultMemoryMiB, "memory budget of the server process in MiB: SQLite's page caches get a quarter, kept rankings an eighth, and the Go runtime is told the rest")
 	return cmd
 }
 
-func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string) error {
+func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string, memoryBytes int64) error {
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	st, err := store.Open(ctx, db)
+	plan := server.PlanMemory(memoryBytes)
+	debug.SetMemoryLimit(plan.GoLimitBytes)
+	st, err := store.OpenWith(ctx, db, plan.Store)
 	if err != nil {
 		return withExit(exitFailure, err)
 	}
@@ -64,13 +78,19 @@ func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string) er
 	} else if n > 0 {
 		logger.Info("added published reference results", "count", n)
 	}
-	s, err := server.New(st, server.Options{BaseURL: baseURL, Logger: logger})
-	if err != nil {
-		return withExit(exitFailure, err)
-	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return withExit(exitFailure, fmt.Errorf("listening on %s: %w; pick another --addr", addr, err))
+	}
+	if baseURL == "" {
+		// Never the Host header of a request: anyone can set it, and permalinks would name their site.
+		baseURL = listenURL(ln.Addr())
+		logger.Warn("--base-url is not set: permalinks name the address the server listens on; give --base-url with the address visitors reach it at", "permalinks", baseURL)
+	}
+	s, err := server.New(st, server.Options{BaseURL: baseURL, Logger: logger, CacheBytes: plan.CacheBytes})
+	if err != nil {
+		ln.Close()
+		return withExit(exitFailure, err)
 	}
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
@@ -100,4 +120,18 @@ func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string) er
 		return withExit(exitFailure, err)
 	}
 	return nil
+}
+
+// listenURL is http://HOST:PORT of a listening address; an unspecified one (":8080") is named
+// localhost, the one name sure to reach it.
+func listenURL(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String()
+	}
+	host := tcp.IP.String()
+	if tcp.IP.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, fmt.Sprint(tcp.Port))
 }

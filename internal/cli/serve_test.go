@@ -30,7 +30,7 @@ func TestServeAndSubmitEndToEnd(t *testing.T) {
 	cmd.SetErr(pw)
 	done := make(chan error, 1)
 	db := "sqlite:" + filepath.Join(t.TempDir(), "server.db")
-	go func() { done <- serve(ctx, cmd, db, "127.0.0.1:0", ""); pw.Close() }()
+	go func() { done <- serve(ctx, cmd, db, "127.0.0.1:0", "", 256<<20); pw.Close() }()
 	lines := bufio.NewScanner(pr)
 	base := ""
 	for lines.Scan() {
@@ -50,7 +50,7 @@ func TestServeAndSubmitEndToEnd(t *testing.T) {
 		Host:   &probe.Board{Model: "Raspberry Pi 5 Model B Rev 1.0"},
 		Device: &probe.Device{Class: probe.ClassNVMe, Model: "WD Blue SN580 1TB"}, NVMe: &probe.NVMe{Model: "WD Blue SN580 1TB"},
 		Link:  []probe.Hop{{Bus: "pcie", SpeedMbps: 8000}},
-		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 8, Jobs: 1, MBPerS: 800, Primary: "mb_per_s", Runs: 1}}}
+		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: 800, Primary: "mb_per_s", Runs: 1}}}
 	raw, err := json.Marshal(run)
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,12 @@ func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink st
 	if err := json.Unmarshal(answer, &ok); err != nil || ok.ID == "" || ok.URL == "" {
 		return "", "", fmt.Errorf("submit: %s answered %s without an id and url: is it an iomark server?", endpoint, resp.Status)
 	}
-	return ok.ID, ok.URL, nil
+	// A server without a public base URL answers a path: it is on the server posted to.
+	link, err := u.Parse(ok.URL)
+	if err != nil {
+		return "", "", fmt.Errorf("submit: %s answered a permalink %q that is not a URL", endpoint, ok.URL)
+	}
+	return ok.ID, link.String(), nil
 }
 
 // stripHostnames removes every "hostname" key from a JSON object, keeping the rest as a JSON

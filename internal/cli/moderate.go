@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/iomark/iomark/internal/store"
+)
+
+func init() { subcommands = append(subcommands, newModerateCmd) }
+
+// moderate works on a results server's database directly (no accounts, no API): the operator
+// runs it on the server's machine, with the --db that `iomark serve` uses. A running server sees
+// the change within a second (store.ModerationEpoch).
+func newModerateCmd() *cobra.Command {
+	var dsn string
+	cmd := &cobra.Command{
+		Use:   "moderate",
+		Short: "List the results a results server doubts or hid, and hide, unhide or approve one by id",
+		Long: `moderate works on the database of iomark serve (give the same --db). A result the server
+doubts (figures above what its drive's class and link can carry, figures that contradict each
+other, an impossible date) is stored but not listed: no list, count, median, ranking or sort order
+includes it. hide takes any result out the same way; approve lists a doubted one anyway; unhide
+returns a result to the server's own verdict. A running server notices within a second.`,
+	}
+	cmd.PersistentFlags().StringVar(&dsn, "db", "", "the results server's database: sqlite:PATH, a file path, or postgres://… (default: the local results database)")
+
+	var asJSON bool
+	var limit int
+	flagged := &cobra.Command{
+		Use:   "flagged",
+		Short: "List the doubted, hidden and approved results, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := openStore(cmd.Context(), dsn)
+			if err != nil {
+				return withExit(exitFailure, err)
+			}
+			defer st.Close()
+			runs, err := st.Moderated(cmd.Context(), limit, 0)
+			if err != nil {
+				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				type row struct {
+					ID         string          `json:"id"`
+					CreatedAt  string          `json:"created_at"`
+					Board      string          `json:"board"`
+					Drive      string          `json:"drive"`
+					Listed     bool            `json:"listed"`
+					Moderation string          `json:"moderation"`
+					Flags      json.RawMessage `json:"flags"`
+				}
+				rows := make([]row, 0, len(runs))
+				for _, r := range runs {
+					flags := r.Flags
+					if len(flags) == 0 {
+						flags = json.RawMessage("[]")
+					}
+					rows = append(rows, row{r.ID, r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Board,
+						joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Listed, r.Moderation, flags})
+				}
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			if len(runs) == 0 {
+				fmt.Fprintln(out, "no result is doubted, hidden or approved")
+				return nil
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "RESULT\tDATE\tSTATE\tDRIVE\tBOARD\tWHY")
+			for _, r := range runs {
+				state := "not listed"
+				switch {
+				case r.Moderation == store.ModerationHidden:
+					state = "hidden"
+				case r.Moderation == store.ModerationApproved:
+					state = "approved"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.CreatedAt.UTC().Format("2006-01-02"), state,
+					joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Board, flagSummary(r.Flags))
+			}
+			return tw.Flush()
+		},
+	}
+	flagged.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	flagged.Flags().IntVar(&limit, "limit", store.MaxLimit, "list at most this many")
+
+	set := func(use, short, moderation, done string) *cobra.Command {
+		return &cobra.Command{
+			Use:   use + " ID",
+			Short: short,
+			Args:  cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				st, err := openStore(cmd.Context(), dsn)
+				if err != nil {
+					return withExit(exitFailure, err)
+				}
+				defer st.Close()
+				r, err := st.SetModeration(cmd.Context(), args[0], moderation)
+				if errors.Is(err, store.ErrNotFound) {
+					return withExit(exitFailure, fmt.Errorf("no result has id %q in this database: `iomark moderate flagged` lists the doubted ones, the result's page shows its id", args[0]))
+				}
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("moderating %s: %w", args[0], err))
+				}
+				listed := "it is listed"
+				if !r.Listed {
+					listed = "it is not listed"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s %s: %s\n", args[0], done, listed)
+				return nil
+			},
+		}
+	}
+	cmd.AddCommand(flagged,
+		set("hide", "Take a result out of every list, ranking and page (its pages answer 410)", store.ModerationHidden, "hidden"),
+		set("unhide", "Return a result to the server's own verdict (listed unless doubted)", store.ModerationAuto, "back to the server's verdict"),
+		set("approve", "List a result the server doubts anyway", store.ModerationApproved, "approved"))
+	return cmd
+}
+
+// flagSummary names a stored run's flags in one line.
+func flagSummary(raw json.RawMessage) string {
+	var flags []struct {
+		ID   string `json:"id"`
+		Test string `json:"test"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &flags) != nil {
+		return "-"
+	}
+	out := ""
+	for i, f := range flags {
+		if i > 0 {
+			out += ", "
+		}
+		out += f.ID
+		if f.Test != "" {
+			out += " (" + f.Test + ")"
+		}
+	}
+	return out
+}
