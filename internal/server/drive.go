@@ -123,11 +123,6 @@ func (s *Server) computeDriveStats(ctx context.Context, key, chartTest string) (
 	} else if len(latest) == 1 {
 		d.Class, d.Vendor, d.Model = latest[0].DeviceClass, latest[0].Vendor, latest[0].Model
 	}
-	figs, err := s.st.Figures(ctx, store.Filter{DeviceKey: key, Limit: driveFigures})
-	if err != nil {
-		return d, err
-	}
-	names := testNames(figs)
 	byTest := map[string][2][]float64{}
 	type gk struct {
 		board, bus string
@@ -135,13 +130,21 @@ func (s *Server) computeDriveStats(ctx context.Context, key, chartTest string) (
 		test       string
 	}
 	groups := map[gk][]float64{}
-	for _, fg := range figs {
+	counts := map[string]int{}
+	// Figures one by one: a popular drive's 100,000 are kept as their values only.
+	err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(fg *store.Figure) error {
+		counts[fg.Test]++
 		v := byTest[fg.Test]
 		v[0], v[1] = append(v[0], fg.MBPerS), append(v[1], fg.IOPS)
 		byTest[fg.Test] = v
 		k := gk{fg.Board, fg.LinkBus, fg.LinkSpeedMbps, fg.Test}
 		groups[k] = append(groups[k], fg.MBPerS)
+		return nil
+	})
+	if err != nil {
+		return d, err
 	}
+	names := byCount(counts)
 	for _, name := range names {
 		d.Tests = append(d.Tests, TestStats{Test: name, MBPerS: statsOf(byTest[name][0]), IOPS: statsOf(byTest[name][1])})
 	}

@@ -102,20 +102,22 @@ func (s *Server) boardBest(ctx context.Context, b store.Group, perClass int) (Bo
 
 func (s *Server) rankBoard(ctx context.Context, b store.Group, perClass int) (BoardBest, error) {
 	bb := BoardBest{Board: b.Key, URL: boardPath(b.Key), Runs: b.Runs, Classes: []ClassBest{}}
-	figs, err := s.st.Figures(ctx, store.Filter{Board: b.Key, Limit: rankingFigures})
-	if err != nil {
-		return bb, err
-	}
-	bb.Test = mostCommonTest(figs)
 	type acc struct {
 		DriveMedian
 		class  string
 		values []float64
 	}
-	drives := map[string]*acc{}
-	for _, f := range figs {
-		if f.Test != bb.Test || f.DeviceKey == "" {
-			continue
+	perTest := map[string]map[string]*acc{} // test, then device key
+	counts := map[string]int{}
+	err := s.st.EachFigure(ctx, store.Filter{Board: b.Key, Limit: rankingFigures}, func(f *store.Figure) error {
+		counts[f.Test]++
+		if f.DeviceKey == "" {
+			return nil
+		}
+		drives := perTest[f.Test]
+		if drives == nil {
+			drives = map[string]*acc{}
+			perTest[f.Test] = drives
 		}
 		a := drives[f.DeviceKey]
 		if a == nil {
@@ -123,7 +125,15 @@ func (s *Server) rankBoard(ctx context.Context, b store.Group, perClass int) (Bo
 			drives[f.DeviceKey] = a
 		}
 		a.values = append(a.values, f.MBPerS)
+		return nil
+	})
+	if err != nil {
+		return bb, err
 	}
+	if names := byCount(counts); len(names) > 0 {
+		bb.Test = names[0]
+	}
+	drives := perTest[bb.Test]
 	byClass := map[string][]DriveMedian{}
 	for _, a := range drives {
 		a.MedianMBPerS = statsOf(a.values).Median

@@ -76,28 +76,18 @@ func quantile(sorted []float64, q float64) float64 {
 	return sorted[lo] + (sorted[hi]-sorted[lo])*(pos-float64(lo))
 }
 
-// mostCommonTest is the test most figures have (ties by name), the default of charts and
-// rankings.
-func mostCommonTest(figs []store.Figure) string {
-	n := map[string]int{}
-	for _, f := range figs {
-		n[f.Test]++
-	}
-	best := ""
-	for name, c := range n {
-		if c > n[best] || c == n[best] && name < best {
-			best = name
-		}
-	}
-	return best
-}
-
 // testNames lists the tests of figs, most common first.
 func testNames(figs []store.Figure) []string {
 	n := map[string]int{}
 	for _, f := range figs {
 		n[f.Test]++
 	}
+	return byCount(n)
+}
+
+// byCount lists the names counted, most first, ties by name: the first is the default test of
+// charts and rankings.
+func byCount(n map[string]int) []string {
 	out := make([]string, 0, len(n))
 	for name := range n {
 		out = append(out, name)
