@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,8 +48,31 @@ func main() {
 		cpuProfile = flag.String("cpuprofile", "", "write this process's CPU profile (server, store and clients) to this file")
 		onlyFlag   = flag.String("only", "", "measure only the pages whose name contains this")
 		fillOnly   = flag.Bool("fill-only", false, "fill the database to n less -http results and stop (measure later)")
+		memoryMiB  = flag.Int64("memory", server.DefaultMemoryMiB, "the server's memory budget in MiB, as iomark serve --memory")
+		sweepList  = flag.String("sweep", "", "instead of the page table: a clients sweep, e.g. 8,32,100,200, sampling the server process's peak RSS")
+		perClient  = flag.Int("sweep-requests", 20, "pages each client of the sweep requests")
+		serveOnly  = flag.Bool("serve", false, "internal: be the server process of a sweep")
 	)
 	flag.Parse()
+	if *serveOnly {
+		if err := serveChild(*dsn, *memoryMiB); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/server -serve:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	var clients []int
+	for _, f := range strings.Split(*sweepList, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		c, err := strconv.Atoi(f)
+		if err != nil || c < 1 {
+			fmt.Fprintf(os.Stderr, "bench/server: -sweep %q: give numbers of clients, e.g. 8,32,100,200\n", *sweepList)
+			os.Exit(2)
+		}
+		clients = append(clients, c)
+	}
 	only = *onlyFlag
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -64,7 +88,9 @@ func main() {
 	if *uploaders <= 0 {
 		*uploaders = *workers
 	}
-	if err := run(*dsn, *n, *viaHTTP, *workers, *uploaders, *drives, *requests, *fillOnly); err != nil {
+	cfg := config{dsn: *dsn, n: *n, viaHTTP: *viaHTTP, workers: *workers, uploaders: *uploaders, drives: *drives,
+		requests: *requests, fillOnly: *fillOnly, memoryMiB: *memoryMiB, sweep: clients, perClient: *perClient}
+	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/server:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -109,7 +135,24 @@ func (g gen) record(i int, rng *rand.Rand) *record.Run {
 		}}
 }
 
-func run(dsn string, n, viaHTTP, workers, uploaders, drives, requests int, fillOnly bool) error {
+// config is one run of the benchmark (the flags).
+type config struct {
+	dsn                                              string
+	n, viaHTTP, workers, uploaders, drives, requests int
+	fillOnly                                         bool
+	memoryMiB                                        int64
+	sweep                                            []int // clients of a sweep; none: the page table
+	perClient                                        int
+}
+
+// page is one page measured: path(i) is the i-th request's path.
+type page struct {
+	name string
+	path func(i int) string
+}
+
+func run(c config) error {
+	dsn, n, viaHTTP, workers, uploaders, drives, requests, fillOnly := c.dsn, c.n, c.viaHTTP, c.workers, c.uploaders, c.drives, c.requests, c.fillOnly
 	ctx := context.Background()
 	if dsn == "" {
 		dir, err := os.MkdirTemp("", "iomark-bench-")
@@ -119,7 +162,9 @@ func run(dsn string, n, viaHTTP, workers, uploaders, drives, requests int, fillO
 		defer os.RemoveAll(dir)
 		dsn = "sqlite:" + filepath.Join(dir, "bench.db")
 	}
-	st, err := store.Open(ctx, dsn)
+	// As iomark serve opens it: at most server.DBConns connections, SQLite's cache from the budget.
+	plan := server.PlanMemory(c.memoryMiB << 20)
+	st, err := store.OpenWith(ctx, dsn, plan.Store)
 	if err != nil {
 		return err
 	}
@@ -146,8 +191,12 @@ func run(dsn string, n, viaHTTP, workers, uploaders, drives, requests int, fillO
 	if fillOnly {
 		return nil
 	}
+	if len(c.sweep) > 0 {
+		fmt.Printf("clients sweep: %d pages per client, cycling through: %s\n", c.perClient, pageNames(benchPages(g)))
+		return sweep(dsn, c.memoryMiB, c.sweep, c.perClient, benchPages(g))
+	}
 
-	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1})
+	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1, CacheBytes: plan.CacheBytes})
 	if err != nil {
 		return err
 	}
@@ -170,31 +219,7 @@ func run(dsn string, n, viaHTTP, workers, uploaders, drives, requests int, fillO
 		return err
 	}
 
-	// Pages: a popular drive, searches for a word in 1 of 6 names and in every name, a rare
-	// one, a board, home.
-	popular := g.record(0, rand.New(rand.NewPCG(9, 9))).DeviceKey()
-	same := func(path string) func(int) string { return func(int) string { return path } }
-	pages := []struct {
-		name string
-		path func(i int) string
-	}{
-		{"home", same("/")},
-		{"search 'bench nvme' (1 in 6 results)", same("/search?q=bench+nvme")},
-		{"search 'bench' (every result)", same("/search?q=bench")},
-		{"search 'bench nvme' on one board", same("/search?q=bench+nvme&board=" + url.QueryEscape(boards[1]))},
-		{"search 'bench 0042' by score (one drive)", same("/search?q=bench+0042&sort=score&order=desc")},
-		{"search API 'bench 0042' (one drive)", same("/api/v1/search?q=bench+0042")},
-		// 5 words × 12 boards × 6 classes × 4 capacities: each of 1,440 requests is a new
-		// search, so nothing the server keeps can answer it; many find nothing, as real
-		// searches with several filters do.
-		{"search, a new query each request", func(i int) string {
-			return fmt.Sprintf("/search?q=bench+%d&board=%s&class=%s&capacity_gb=%d", i%5,
-				url.QueryEscape(boards[i/5%12]), classes[i/60%6].class, 32*(1+i/360%4))
-		}},
-		{"drive (popular)", same("/drive?key=" + url.QueryEscape(popular))},
-		{"board (most results)", same("/board?name=" + url.QueryEscape(boards[0]))},
-		{"result", same("/result/bench-00000001")},
-	}
+	pages := benchPages(g)
 	// iomark serve computes the home page's rankings once it listens (Server.Warm); timed here
 	// on its own, the home page's first request is then as a visitor after the start sees it.
 	warmStart := time.Now()
@@ -224,6 +249,41 @@ func run(dsn string, n, viaHTTP, workers, uploaders, drives, requests int, fillO
 		fmt.Printf("| %s: first / p50 / p99 | %.1f / %.1f / %.1f ms |\n", p.name, ms(cold, 0), ms(lat, 0.5), ms(lat, 0.99))
 	}
 	return nil
+}
+
+// benchPages are the pages measured; path(i) is the i-th request's path (most pages ask the same
+// one each time, one search a new one).
+func benchPages(g gen) []page {
+	// Pages: a popular drive, searches for a word in 1 of 6 names and in every name, a rare
+	// one, a board, home.
+	popular := g.record(0, rand.New(rand.NewPCG(9, 9))).DeviceKey()
+	same := func(path string) func(int) string { return func(int) string { return path } }
+	return []page{
+		{"home", same("/")},
+		{"search 'bench nvme' (1 in 6 results)", same("/search?q=bench+nvme")},
+		{"search 'bench' (every result)", same("/search?q=bench")},
+		{"search 'bench nvme' on one board", same("/search?q=bench+nvme&board=" + url.QueryEscape(boards[1]))},
+		{"search 'bench 0042' by score (one drive)", same("/search?q=bench+0042&sort=score&order=desc")},
+		{"search API 'bench 0042' (one drive)", same("/api/v1/search?q=bench+0042")},
+		// 5 words × 12 boards × 6 classes × 4 capacities: each of 1,440 requests is a new
+		// search, so nothing the server keeps can answer it; many find nothing, as real
+		// searches with several filters do.
+		{"search, a new query each request", func(i int) string {
+			return fmt.Sprintf("/search?q=bench+%d&board=%s&class=%s&capacity_gb=%d", i%5,
+				url.QueryEscape(boards[i/5%12]), classes[i/60%6].class, 32*(1+i/360%4))
+		}},
+		{"drive (popular)", same("/drive?key=" + url.QueryEscape(popular))},
+		{"board (most results)", same("/board?name=" + url.QueryEscape(boards[0]))},
+		{"result", same("/result/bench-00000001")},
+	}
+}
+
+func pageNames(pages []page) string {
+	var names []string
+	for _, p := range pages {
+		names = append(names, p.name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // ingest uploads count generated results with ids from first on, from workers clients, and
