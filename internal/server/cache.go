@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ type cache struct {
 	entries    map[string]*cacheEntry
 	bytes      int64
 	gen        int64          // raised by clear: a refresh begun before does not keep its value
+	pending    map[string]*flight
 	refreshing sync.WaitGroup // background refreshes, for tests
 }
 
@@ -64,18 +66,43 @@ func (c *cache) get(ctx context.Context, key string, compute func(ctx context.Co
 		c.mu.Unlock()
 		return v, nil
 	}
+	// One computation per key at a time: requests arriving while it runs wait for its value
+	// instead of each reading the same figures (at a start, every visitor of a popular page).
+	if f, ok := c.pending[key]; ok {
+		c.mu.Unlock()
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if f.err == nil || !errors.Is(f.err, context.Canceled) && !errors.Is(f.err, context.DeadlineExceeded) {
+			return f.v, f.err
+		}
+		return compute(ctx) // the one computing gave up (its client left): this request still wants it
+	}
+	f := &flight{done: make(chan struct{})}
+	if c.pending == nil {
+		c.pending = map[string]*flight{}
+	}
+	c.pending[key] = f
 	gen := c.gen
 	c.mu.Unlock()
-	v, err := compute(ctx)
-	if err != nil {
-		return nil, err
-	}
+	f.v, f.err = compute(ctx)
 	c.mu.Lock()
-	if gen == c.gen {
-		c.putLocked(key, v, now)
+	delete(c.pending, key)
+	if f.err == nil && gen == c.gen {
+		c.putLocked(key, f.v, now)
 	}
 	c.mu.Unlock()
-	return v, nil
+	close(f.done)
+	return f.v, f.err
+}
+
+// flight is a computation others wait for.
+type flight struct {
+	done chan struct{}
+	v    any
+	err  error
 }
 
 func (c *cache) refresh(key string, compute func(ctx context.Context) (any, error)) {

@@ -83,3 +83,34 @@ func TestCacheBoundedInBytes(t *testing.T) {
 		t.Errorf("sizeOf a drive summary with 1,000 values = %d bytes", got)
 	}
 }
+
+// Requests for a key nobody has computed yet share one computation.
+func TestCacheComputesOnceForConcurrentMisses(t *testing.T) {
+	c := newCache(time.Minute, 1<<20, time.Now)
+	var calls atomic.Int64
+	release := make(chan struct{})
+	compute := func(context.Context) (any, error) {
+		calls.Add(1)
+		<-release
+		return 42, nil
+	}
+	results := make(chan any, 10)
+	for range 10 {
+		go func() {
+			v, _ := c.get(context.Background(), "k", compute)
+			results <- v
+		}()
+	}
+	for calls.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	for range 10 {
+		if v := <-results; v != 42 {
+			t.Errorf("got %v", v)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d computations for 10 concurrent misses, want 1", n)
+	}
+}
