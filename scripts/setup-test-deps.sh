@@ -12,6 +12,8 @@ want mkfs.ext4 e2fsprogs
 want mkfs.vfat dosfstools
 want file file
 want chromium chromium  # the results site's browser tests (never a downloaded browser)
+want python3 python3    # schemathesis (PyPI, in a virtual environment test.sh makes)
+python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
 # initdb is not on PATH: look where Debian puts it. The store tests start their own server.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then

@@ -15,6 +15,20 @@ if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; 
 echo "== go vet"
 go vet ./...
 
+echo "== schemathesis (for TestSchemathesis: the API against its OpenAPI document)"
+# A virtual environment this script owns, from PyPI, every package pinned
+# (scripts/schemathesis-requirements.txt); made once, reused while the pins stay the same.
+SCHEMATHESIS_VERSION=4.32.5
+pins_sum=$(sha256sum scripts/schemathesis-requirements.txt | cut -c1-12)
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/iomark/schemathesis-$SCHEMATHESIS_VERSION-$pins_sum"
+if [ ! -x "$venv/bin/schemathesis" ]; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/schemathesis-requirements.txt
+fi
+"$venv/bin/schemathesis" --version | grep -q "$SCHEMATHESIS_VERSION"
+export IOMARK_SCHEMATHESIS="$venv/bin/schemathesis"
+
 echo "== go test"
 # -p 1: the I/O tests measure throttled devices; running packages side by side on two cores
 # would make them compete for CPU.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,25 +45,52 @@ const maxAnyDepth = 32
 type checker struct {
 	comps components
 	dec   *json.Decoder
+	out   bytes.Buffer // the value written again (checkAndNormalize)
+}
+
+// write appends a scalar token to out.
+func (c *checker) write(tok json.Token) {
+	switch t := tok.(type) {
+	case string:
+		b, _ := json.Marshal(t) // a string always marshals
+		c.out.Write(b)
+	case json.Number:
+		c.out.WriteString(string(t))
+	case bool:
+		c.out.WriteString(strconv.FormatBool(t))
+	case nil:
+		c.out.WriteString("null")
+	case json.Delim:
+		c.out.WriteByte(byte(t))
+	}
 }
 
 // checkJSON checks that data holds exactly one JSON value valid against s.
 func checkJSON(comps components, s *Schema, data []byte) error {
+	_, err := checkAndNormalize(comps, s, data)
+	return err
+}
+
+// checkAndNormalize checks data as checkJSON does and returns it written again with every whole
+// number where the schema wants an integer written as one: JSON Schema counts 1048576.0 and 1e3
+// as integers, encoding/json does not decode them into Go's integer types.
+func checkAndNormalize(comps components, s *Schema, data []byte) ([]byte, error) {
 	if !utf8.Valid(data) {
-		return bad("", "the body is not valid UTF-8")
+		return nil, bad("", "the body is not valid UTF-8")
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return bad("", "empty body")
+		return nil, bad("", "empty body")
 	}
 	c := checker{comps: comps, dec: json.NewDecoder(bytes.NewReader(data))}
+	c.out.Grow(len(data))
 	c.dec.UseNumber()
 	if err := c.value(s, ""); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := c.dec.Token(); err != io.EOF {
-		return bad("", "more than one JSON value: send one per request")
+		return nil, bad("", "more than one JSON value: send one per request")
 	}
-	return nil
+	return c.out.Bytes(), nil
 }
 
 func (c *checker) token(path string) (json.Token, error) {
@@ -99,7 +127,7 @@ func allows(types []string, k string, num json.Number) bool {
 		return true
 	}
 	for _, t := range types {
-		if t == k || t == "integer" && k == "number" && isInteger(num) {
+		if t == k || t == "integer" && k == "number" && (isInteger(num) || wholeNumber(num) != "") {
 			return true
 		}
 	}
@@ -110,6 +138,20 @@ func allows(types []string, k string, num json.Number) bool {
 // for Go's integer types.
 func isInteger(n json.Number) bool {
 	return n != "" && !strings.ContainsAny(string(n), ".eE")
+}
+
+// wholeNumber writes a number with a fraction or an exponent that is whole (1048576.0, 1e3) as
+// an integer, exactly; "" when it is not whole or not within 64 bits.
+func wholeNumber(n json.Number) json.Number {
+	f, _, err := big.ParseFloat(string(n), 10, 256, big.ToNearestEven)
+	if err != nil || !f.IsInt() {
+		return ""
+	}
+	i, acc := f.Int64()
+	if acc != big.Exact {
+		return ""
+	}
+	return json.Number(strconv.FormatInt(i, 10))
 }
 
 // value reads one value and checks it against s.
@@ -139,6 +181,9 @@ func (c *checker) checkToken(s *Schema, path string, tok json.Token) error {
 		}
 		return bad(path, "a JSON %s is not allowed here", k)
 	}
+	if len(s.AnyOf) == 0 && s.types() == nil { // any value
+		return c.skip(tok, path, 0)
+	}
 	if !allows(s.types(), k, num) {
 		want := strings.Join(s.types(), " or ")
 		if slices.Contains(s.types(), "integer") && k == "number" {
@@ -152,21 +197,33 @@ func (c *checker) checkToken(s *Schema, path string, tok json.Token) error {
 	case "array":
 		return c.array(s, path)
 	case "string":
+		c.write(tok)
 		return checkString(s, path, tok.(string))
 	case "number":
+		if slices.Contains(s.types(), "integer") && !isInteger(num) {
+			num = wholeNumber(num) // allows says it is whole
+		}
+		c.write(num)
 		return checkNumber(s, path, num)
 	}
+	c.write(tok)
 	return nil
 }
 
 func (c *checker) object(s *Schema, path string) error {
 	seen := map[string]bool{}
+	c.out.WriteByte('{')
 	for c.dec.More() {
 		tok, err := c.token(path)
 		if err != nil {
 			return err
 		}
 		key := tok.(string) // inside an object the decoder yields keys as strings
+		if len(seen) > 0 {
+			c.out.WriteByte(',')
+		}
+		c.write(key)
+		c.out.WriteByte(':')
 		p := key
 		if path != "" {
 			p = path + "." + key
@@ -186,6 +243,7 @@ func (c *checker) object(s *Schema, path string) error {
 	if _, err := c.token(path); err != nil { // '}'
 		return err
 	}
+	c.out.WriteByte('}')
 	for _, r := range s.Required {
 		if !seen[r] {
 			f := r
@@ -200,9 +258,13 @@ func (c *checker) object(s *Schema, path string) error {
 
 func (c *checker) array(s *Schema, path string) error {
 	n := 0
+	c.out.WriteByte('[')
 	for c.dec.More() {
 		if s.MaxItems != nil && n >= *s.MaxItems {
 			return bad(path, "more than %d items", *s.MaxItems)
+		}
+		if n > 0 {
+			c.out.WriteByte(',')
 		}
 		if err := c.value(s.Items, fmt.Sprintf("%s[%d]", path, n)); err != nil {
 			return err
@@ -212,26 +274,35 @@ func (c *checker) array(s *Schema, path string) error {
 	if _, err := c.token(path); err != nil { // ']'
 		return err
 	}
+	c.out.WriteByte(']')
 	if s.MinItems != nil && n < *s.MinItems {
 		return bad(path, "%d items, at least %d needed", n, *s.MinItems)
 	}
 	return nil
 }
 
-// skip reads the rest of a value the schema says nothing about, bounded in depth.
+// skip reads (and writes again) the rest of a value the schema says nothing about, bounded in
+// depth.
 func (c *checker) skip(tok json.Token, path string, depth int) error {
 	if depth > maxAnyDepth {
 		return bad(path, "nested deeper than %d levels", maxAnyDepth)
 	}
+	c.write(tok)
 	d, ok := tok.(json.Delim)
 	if !ok {
 		return nil
 	}
-	for c.dec.More() {
+	for i := 0; c.dec.More(); i++ {
+		if i > 0 {
+			c.out.WriteByte(',')
+		}
 		if d == '{' {
-			if _, err := c.token(path); err != nil {
+			key, err := c.token(path)
+			if err != nil {
 				return err
 			}
+			c.write(key)
+			c.out.WriteByte(':')
 		}
 		t, err := c.token(path)
 		if err != nil {
@@ -241,7 +312,10 @@ func (c *checker) skip(tok json.Token, path string, depth int) error {
 			return err
 		}
 	}
-	_, err := c.token(path)
+	end, err := c.token(path)
+	if err == nil {
+		c.write(end)
+	}
 	return err
 }
 
@@ -277,25 +351,35 @@ func checkNumber(s *Schema, path string, n json.Number) error {
 		return bad(path, "%s is not a number", n)
 	}
 	if slices.Contains(s.types(), "integer") && isInteger(n) {
-		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		if err != nil {
 			return bad(path, "%s is out of range", n)
+		}
+		// Beyond 2^53 a float64 rounds: compare whole numbers as integers.
+		if s.Maximum != nil && *s.Maximum < 1<<62 && i > int64(*s.Maximum) || s.Minimum != nil && *s.Minimum > -(1<<62) && i < int64(math.Ceil(*s.Minimum)) {
+			return bad(path, "%s is out of range %s", n, rangeText(s))
 		}
 	}
 	if s.Minimum != nil && !(v >= *s.Minimum) || s.Maximum != nil && !(v <= *s.Maximum) ||
 		s.ExclusiveMinimum != nil && !(v > *s.ExclusiveMinimum) || math.IsNaN(v) {
-		lo, hi := "-∞", "∞"
-		if s.Minimum != nil {
-			lo = strconv.FormatFloat(*s.Minimum, 'g', -1, 64)
-		}
-		if s.ExclusiveMinimum != nil {
-			lo = "above " + strconv.FormatFloat(*s.ExclusiveMinimum, 'g', -1, 64)
-		}
-		if s.Maximum != nil {
-			hi = strconv.FormatFloat(*s.Maximum, 'g', -1, 64)
-		}
-		return bad(path, "%s is out of range [%s, %s]", n, lo, hi)
+		return bad(path, "%s is out of range %s", n, rangeText(s))
 	}
 	return nil
+}
+
+// rangeText says a number schema's range, e.g. "[0, 1e+06]".
+func rangeText(s *Schema) string {
+	lo, hi := "-∞", "∞"
+	if s.Minimum != nil {
+		lo = strconv.FormatFloat(*s.Minimum, 'g', -1, 64)
+	}
+	if s.ExclusiveMinimum != nil {
+		lo = "above " + strconv.FormatFloat(*s.ExclusiveMinimum, 'g', -1, 64)
+	}
+	if s.Maximum != nil {
+		hi = strconv.FormatFloat(*s.Maximum, 'g', -1, 64)
+	}
+	return "[" + lo + ", " + hi + "]"
 }
 
 // clip shortens a value quoted in a message.

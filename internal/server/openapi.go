@@ -80,6 +80,9 @@ func operationDoc(op *operation) map[string]any {
 		if p.required {
 			pd["required"] = true
 		}
+		if p.example != nil {
+			pd["example"] = p.example
+		}
 		if p.repeated() {
 			pd["style"], pd["explode"] = "form", true
 		}

@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"sync"
 
+	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -48,6 +50,7 @@ type param struct {
 	name, in, desc string
 	required       bool
 	schema         *Schema
+	example        any // for the document (schemathesis's examples phase): a value every server has
 }
 
 func (p param) repeated() bool { return p.schema.Type == "array" }
@@ -103,7 +106,39 @@ func listParamsDoc() []param {
 	}
 }
 
+// examples are values every server holds: those of the first published reference result,
+// which SeedPublished stores at every start.
+var examples = sync.OnceValue(func() struct{ id, key, board string } {
+	var ex struct{ id, key, board string }
+	results, err := refdata.Load()
+	if err != nil || len(results) == 0 {
+		return ex
+	}
+	run, _, err := publishedRecord(results[0])
+	if err != nil {
+		return ex
+	}
+	ex.id, ex.key = run.ID, run.DeviceKey()
+	if run.Host != nil {
+		ex.board = run.Host.Model
+	}
+	return ex
+})
+
+// withExample sets a parameter's example (a repeated one's as a list).
+func withExample(p param, v string) param {
+	if v == "" {
+		return p
+	}
+	p.example = v
+	if p.repeated() {
+		p.example = []string{v}
+	}
+	return p
+}
+
 func (s *Server) routes() []route {
+	ex := examples()
 	list := listParamsDoc()
 	search := append([]param{
 		textParam("q", "brand/model words; each must start a word of the brand or model", false),
@@ -114,11 +149,11 @@ func (s *Server) routes() []route {
 		{name: "capacity_gb", in: "query", desc: "labelled capacity in GB (10^9 bytes); matches 85 % to 102 % of it",
 			schema: &Schema{Type: "number", ExclusiveMinimum: floatp(0), Maximum: floatp(1e6)}},
 	}, list...)
-	drive := append([]param{textParam("key", "device key", true), testParam("test", "test to chart (404 when the drive has none)")}, list...)
-	board := append([]param{textParam("name", "board, exact", true)}, list...)
-	compare := []param{repeatedText("drive", "device key, repeated: medians of its results", maxCompare),
-		repeatedText("result", "result id, repeated", maxCompare)}
-	value := []param{repeatedText("drive", "device key, repeated", maxValueDrives),
+	drive := append([]param{withExample(textParam("key", "device key", true), ex.key), testParam("test", "test to chart (404 when the drive has none)")}, list...)
+	board := append([]param{withExample(textParam("name", "board, exact", true), ex.board)}, list...)
+	compare := []param{withExample(repeatedText("drive", "device key, repeated: medians of its results", maxCompare), ex.key),
+		withExample(repeatedText("result", "result id, repeated", maxCompare), ex.id)}
+	value := []param{withExample(repeatedText("drive", "device key, repeated", maxValueDrives), ex.key),
 		{name: "price", in: "query", desc: "price of the drive at the same position, repeated; a drive without one is listed unpriced",
 			schema: &Schema{Type: "array", MaxItems: intp(maxValueDrives), Items: &Schema{Type: "number", ExclusiveMinimum: floatp(0), Maximum: floatp(1e9)}}},
 		testParam("mb_test", "test whose MB/s is priced"), testParam("iops_test", "test whose IOPS is priced")}
@@ -158,9 +193,9 @@ func (s *Server) routes() []route {
 			op: get("getDrive", "All results of one drive: per test and per board/link medians and spread, distribution", drive, DriveData{}, http.StatusNotFound)},
 		{method: "POST", pattern: "/api/v1/results", handler: s.submitAPI, op: submit},
 		{method: "GET", pattern: "/api/v1/results/{id}", handler: s.resultAPI,
-			op: get("getResult", "One result: record, flags, whether it counts, published source, throughput series (410 when the operator hid it)", []param{idParam}, ResultData{}, http.StatusNotFound, http.StatusGone)},
+			op: get("getResult", "One result: record, flags, whether it counts, published source, throughput series (410 when the operator hid it)", []param{withExample(idParam, ex.id)}, ResultData{}, http.StatusNotFound, http.StatusGone)},
 		{method: "GET", pattern: "/api/v1/results/{id}/raw", handler: s.resultRaw,
-			op: get("getResultRaw", "The stored record JSON, byte for byte, as a download", []param{idParam}, nil, http.StatusNotFound, http.StatusGone)},
+			op: get("getResultRaw", "The stored record JSON, byte for byte, as a download", []param{withExample(idParam, ex.id)}, nil, http.StatusNotFound, http.StatusGone)},
 		{method: "GET", pattern: "/api/v1/board", handler: s.boardAPI,
 			op: get("getBoard", "One board: its drives ranked per class, its results", board, BoardData{}, http.StatusNotFound)},
 		{method: "GET", pattern: "/api/v1/compare", handler: s.compareAPI,

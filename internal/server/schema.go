@@ -259,8 +259,18 @@ func schemaForType(comps components, t reflect.Type, upload bool, limits map[str
 // compile prepares every pattern of the components for checking; a pattern that does not
 // compile is a programming error the tests catch.
 func (c components) compile() error {
-	var walk func(s *Schema) error
 	seen := map[*Schema]bool{}
+	for _, s := range c {
+		if err := compileSchema(s, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compileSchema compiles the patterns of s and what it holds.
+func compileSchema(s *Schema, seen map[*Schema]bool) error {
+	var walk func(s *Schema) error
 	walk = func(s *Schema) error {
 		if s == nil || seen[s] {
 			return nil
@@ -289,10 +299,5 @@ func (c components) compile() error {
 		}
 		return walk(s.Items)
 	}
-	for _, s := range c {
-		if err := walk(s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return walk(s)
 }

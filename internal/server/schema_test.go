@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -101,7 +102,9 @@ func TestCheckUpload(t *testing.T) {
 		{"missing id", sampleBody(t, func(m map[string]any) { delete(m, "id") }), "id", false, "missing"},
 		{"reserved id", sampleBody(t, func(m map[string]any) { m["id"] = "published-geerling-1" }), "id", false, "reserved"},
 		{"schema 2", sampleBody(t, func(m map[string]any) { m["schema_version"] = 2 }), "schema_version", false, "out of range"},
-		{"schema 1.0", []byte(strings.Replace(string(sampleBody(t, nil)), `"schema_version":1`, `"schema_version":1.0`, 1)), "schema_version", false, "whole number"},
+		{"schema 1.0 (a whole number)", []byte(strings.Replace(string(sampleBody(t, nil)), `"schema_version":1`, `"schema_version":1.0`, 1)), "", true, ""},
+		{"schema 1.5", []byte(strings.Replace(string(sampleBody(t, nil)), `"schema_version":1`, `"schema_version":1.5`, 1)), "schema_version", false, "whole number"},
+		{"a huge whole number", sampleBody(t, func(m map[string]any) { test0(m)["bytes"] = json.Number("1000000000000000001") }), "tests[0].bytes", false, "out of range"},
 		{"negative CPUs", sampleBody(t, func(m map[string]any) { m["host"].(map[string]any)["cpus"] = -1 }), "host.cpus", false, "out of range"},
 		{"price -1e308", sampleBody(t, func(m map[string]any) { m["price_usd"] = -1e308 }), "price_usd", false, "out of range"},
 		{"cpu_pct 1e308", sampleBody(t, func(m map[string]any) { test0(m)["cpu_pct"] = 1e308 }), "tests[0].cpu_pct", false, "out of range"},
@@ -152,12 +155,17 @@ func FuzzCheckUpload(f *testing.F) {
 	f.Add([]byte(`{"tests":[{"series":[{"t_s":1},{"t_s":"2"}]}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		set := apiSchemas()
-		if err := checkJSON(set.comps, set.upload, body); err != nil {
+		normal, err := checkAndNormalize(set.comps, set.upload, body)
+		if err != nil {
 			return
 		}
 		var run record.Run
-		if err := json.Unmarshal(body, &run); err != nil {
-			t.Errorf("accepted %q but it does not decode: %v", body, err)
+		if err := json.Unmarshal(normal, &run); err != nil {
+			t.Errorf("accepted %q (written again %q) but it does not decode: %v", body, normal, err)
+		}
+		var a, b any
+		if json.Unmarshal(body, &a) != nil || json.Unmarshal(normal, &b) != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("writing %q again changed its value: %q", body, normal)
 		}
 	})
 }

@@ -175,7 +175,17 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		ingest:   newBatcher(st)}
 	byPattern := map[string][]route{}
 	var patterns []string
+	seen := map[*Schema]bool{}
 	for _, r := range s.routes() {
+		params := r.params
+		if r.op != nil {
+			params = r.op.params
+		}
+		for _, p := range params {
+			if err := compileSchema(p.schema, seen); err != nil {
+				return nil, fmt.Errorf("server: parameter %s of %s: %w", p.name, r.pattern, err)
+			}
+		}
 		if byPattern[r.pattern] == nil {
 			patterns = append(patterns, r.pattern)
 		}

@@ -46,11 +46,12 @@ func decodeUpload(body []byte) (*record.Run, error) {
 	if set.err != nil {
 		return nil, fmt.Errorf("server: the upload schema does not compile: %w", set.err)
 	}
-	if err := checkJSON(set.comps, set.upload, body); err != nil {
+	normal, err := checkAndNormalize(set.comps, set.upload, body)
+	if err != nil {
 		return nil, err
 	}
 	var run record.Run
-	if err := json.Unmarshal(body, &run); err != nil {
+	if err := json.Unmarshal(normal, &run); err != nil {
 		return nil, bad("", "not a result record: %v", err)
 	}
 	return &run, nil
