@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"time"
@@ -87,7 +88,16 @@ func (c *cache) get(ctx context.Context, key string, compute func(ctx context.Co
 	c.pending[key] = f
 	gen := c.gen
 	c.mu.Unlock()
-	f.v, f.err = compute(ctx)
+	var panicked any
+	func() {
+		// A panic must still end the flight, or every later request for the key would wait.
+		defer func() {
+			if v := recover(); v != nil {
+				panicked, f.err = v, fmt.Errorf("computing %q panicked: %v", key, v)
+			}
+		}()
+		f.v, f.err = compute(ctx)
+	}()
 	c.mu.Lock()
 	delete(c.pending, key)
 	if f.err == nil && gen == c.gen {
@@ -95,6 +105,9 @@ func (c *cache) get(ctx context.Context, key string, compute func(ctx context.Co
 	}
 	c.mu.Unlock()
 	close(f.done)
+	if panicked != nil {
+		panic(panicked) // on to ServeHTTP's recover, which logs it
+	}
 	return f.v, f.err
 }
 
@@ -112,7 +125,14 @@ func (c *cache) refresh(key string, compute func(ctx context.Context) (any, erro
 	c.mu.Lock()
 	gen := c.gen
 	c.mu.Unlock()
-	v, err := compute(ctx)
+	v, err := func() (v any, err error) {
+		defer func() { // no request waits here to recover it: a panic would end the process
+			if p := recover(); p != nil {
+				err = fmt.Errorf("refreshing %q panicked: %v", key, p)
+			}
+		}()
+		return compute(ctx)
+	}()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {

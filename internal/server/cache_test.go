@@ -114,3 +114,25 @@ func TestCacheComputesOnceForConcurrentMisses(t *testing.T) {
 		t.Errorf("%d computations for 10 concurrent misses, want 1", n)
 	}
 }
+
+// A computation that panics ends its flight: the next request computes again instead of waiting.
+func TestCachePanicEndsTheFlight(t *testing.T) {
+	c := newCache(time.Minute, 1<<20, time.Now)
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = c.get(context.Background(), "k", func(context.Context) (any, error) { panic("boom") })
+	}()
+	done := make(chan any, 1)
+	go func() {
+		v, _ := c.get(context.Background(), "k", func(context.Context) (any, error) { return 7, nil })
+		done <- v
+	}()
+	select {
+	case v := <-done:
+		if v != 7 {
+			t.Errorf("got %v", v)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a request waited for a flight that panicked")
+	}
+}
