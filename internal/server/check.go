@@ -266,7 +266,7 @@ func (c *checker) array(s *Schema, path string) error {
 		if n > 0 {
 			c.out.WriteByte(',')
 		}
-		if err := c.value(s.Items, fmt.Sprintf("%s[%d]", path, n)); err != nil {
+		if err := c.value(s.Items, path+"["+strconv.Itoa(n)+"]"); err != nil {
 			return err
 		}
 		n++

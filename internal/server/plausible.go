@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/iomark/iomark/internal/probe"
@@ -176,27 +177,43 @@ func near(a, b, pct float64) bool {
 	return math.Abs(a-b) <= math.Max(a, b)*pct/100+0.01
 }
 
+// knownProfile is what the server needs of one profile: its tests' shapes and its score.
+type knownProfile struct {
+	shapes map[string]profile.Test
+	score  func([]record.Test) record.Scores
+}
+
+// profiles are every profile iomark has, read once (profile.ByName builds them all each call,
+// which cost as much as checking the upload).
+var profiles = sync.OnceValue(func() map[string]knownProfile {
+	out := map[string]knownProfile{}
+	for _, name := range profile.Names() {
+		p, err := profile.ByName(name)
+		if err != nil {
+			continue
+		}
+		k := knownProfile{shapes: map[string]profile.Test{}, score: p.Score}
+		for _, t := range p.Tests {
+			k.shapes[t.Name] = t
+		}
+		out[name] = k
+	}
+	return out
+})
+
 // profileShapes are the block size and queue depth of each test of the named profile (none for
 // an unknown profile).
 func profileShapes(name string) map[string]profile.Test {
-	p, err := profile.ByName(name)
-	if err != nil {
-		return nil
-	}
-	out := make(map[string]profile.Test, len(p.Tests))
-	for _, t := range p.Tests {
-		out[t.Name] = t
-	}
-	return out
+	return profiles()[name].shapes
 }
 
 // serverScores are the record's scores as the server computes them from its tests with the
 // profile's own formula (profile.Profile.Score); an unknown profile has none. Uploaded scores
 // are never used.
 func serverScores(r *record.Run) record.Scores {
-	p, err := profile.ByName(r.Profile)
-	if err != nil || p.Score == nil {
+	p, ok := profiles()[r.Profile]
+	if !ok || p.score == nil {
 		return record.Scores{}
 	}
-	return p.Score(r.Tests)
+	return p.score(r.Tests)
 }
