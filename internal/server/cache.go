@@ -26,7 +26,7 @@ type cache struct {
 	mu         sync.Mutex
 	entries    map[string]*cacheEntry
 	bytes      int64
-	gen        int64          // raised by clear: a refresh begun before does not keep its value
+	gen        int64 // raised by clear: a refresh begun before does not keep its value
 	pending    map[string]*flight
 	refreshing sync.WaitGroup // background refreshes, for tests
 }

@@ -59,7 +59,7 @@ func TestSchemathesis(t *testing.T) {
 		"--report", "junit", "--report-dir", reports,
 		"--no-color")
 	cmd.Args = append(cmd.Args, strings.Fields(os.Getenv("IOMARK_SCHEMATHESIS_ARGS"))...) // to look closer: --phases stateful --report har
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir()) // nothing it writes outlives the test
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())                                   // nothing it writes outlives the test
 	out, err := cmd.CombinedOutput()
 	t.Logf("schemathesis:\n%s", out)
 	if err != nil {
