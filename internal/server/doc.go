@@ -8,9 +8,14 @@
 // Every page's data comes from one function per page, used by both its HTML and its JSON
 // handler, so the two never disagree. Pages work without JavaScript; only charts need it.
 //
-// It owns validation of uploaded records (ranges of every field; figures above what the link can
-// carry are kept and flagged), the body limit, the per-address rate limit and the client side of
-// uploading (Submit). It must not measure, probe or change a record's figures: a record is stored
-// as the record.Run it decodes to, minus fields the schema does not know (so a stray hostname is
-// never kept), and shown as reported. Every SQL statement lives in internal/store.
+// One route table (routes.go) says each API operation's parameters, body, answer type and
+// statuses; the OpenAPI document is written from it and from schemas of the Go types
+// (schema.go), and requests are checked against those same schemas (check.go, params.go, the
+// bounds of an upload in limits.go). It owns plausibility (plausible.go: a result's ceiling
+// from its class and link chain with probe's linkdb tables, scores recomputed with the
+// profile's formula; doubted results are stored but not listed), abuse control (ratelimit.go:
+// per address, per /24 or /64 and global; gate.go: requests in flight), bounded memory
+// (budget.go, cache.go) and the client side of uploading (Submit). It must not measure or probe,
+// nor change a record's figures: a record is stored as the record.Run it decodes to, with the
+// server's scores, and shown as reported. Every SQL statement lives in internal/store.
 package server
