@@ -52,6 +52,8 @@ func main() {
 		sweepList  = flag.String("sweep", "", "instead of the page table: a clients sweep, e.g. 8,32,100,200, sampling the server process's peak RSS")
 		perClient  = flag.Int("sweep-requests", 20, "pages each client of the sweep requests")
 		serveOnly  = flag.Bool("serve", false, "internal: be the server process of a sweep")
+		serverURL  = flag.String("server-url", "", "sweep this running server (e.g. an iomark serve of another commit) instead of starting one; with -server-pid")
+		serverPID  = flag.Int("server-pid", 0, "the process of -server-url, whose peak RSS the sweep reads")
 	)
 	flag.Parse()
 	if *serveOnly {
@@ -89,7 +91,8 @@ func main() {
 		*uploaders = *workers
 	}
 	cfg := config{dsn: *dsn, n: *n, viaHTTP: *viaHTTP, workers: *workers, uploaders: *uploaders, drives: *drives,
-		requests: *requests, fillOnly: *fillOnly, memoryMiB: *memoryMiB, sweep: clients, perClient: *perClient}
+		requests: *requests, fillOnly: *fillOnly, memoryMiB: *memoryMiB, sweep: clients, perClient: *perClient,
+		serverURL: *serverURL, serverPID: *serverPID}
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/server:", err)
 		pprof.StopCPUProfile()
@@ -143,6 +146,8 @@ type config struct {
 	memoryMiB                                        int64
 	sweep                                            []int // clients of a sweep; none: the page table
 	perClient                                        int
+	serverURL                                        string // a running server to sweep
+	serverPID                                        int
 }
 
 // page is one page measured: path(i) is the i-th request's path.
@@ -193,7 +198,7 @@ func run(c config) error {
 	}
 	if len(c.sweep) > 0 {
 		fmt.Printf("clients sweep: %d pages per client, cycling through: %s\n", c.perClient, pageNames(benchPages(g)))
-		return sweep(dsn, c.memoryMiB, c.sweep, c.perClient, benchPages(g))
+		return sweep(dsn, c.memoryMiB, c.sweep, c.perClient, benchPages(g), c.serverURL, c.serverPID)
 	}
 
 	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1, CacheBytes: plan.CacheBytes})

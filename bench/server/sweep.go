@@ -60,8 +60,13 @@ func serveChild(dsn string, memoryMiB int64) error {
 	return nil
 }
 
-// sweep starts the server process and loads it with each number of clients in turn.
-func sweep(dsn string, memoryMiB int64, clients []int, perClient int, pages []page) error {
+// sweep starts the server process (or, with serverURL and serverPID, takes one already running,
+// e.g. an `iomark serve` of another commit) and loads it with each number of clients in turn.
+func sweep(dsn string, memoryMiB int64, clients []int, perClient int, pages []page, serverURL string, serverPID int) error {
+	if serverURL != "" {
+		fmt.Printf("\nserver process %d at %s (started by hand)\n", serverPID, serverURL)
+		return sweepSteps(serverURL, serverPID, clients, perClient, pages)
+	}
 	cmd := exec.Command(os.Args[0], "-serve", "-db", dsn, "-memory", strconv.FormatInt(memoryMiB, 10))
 	cmd.Env = append(os.Environ(), childEnv+"=1") // a test binary is told to be the server process
 	stdin, err := cmd.StdinPipe()
@@ -95,9 +100,15 @@ func sweep(dsn string, memoryMiB int64, clients []int, perClient int, pages []pa
 		return fmt.Errorf("the first pass over the pages: %w", err)
 	}
 	warm, _ := procStatusKiB(pid, "VmRSS")
-	fmt.Printf("\nserver process %d, --memory %d MiB: %.0f MiB resident once the home rankings are computed, %.0f MiB after one pass over the pages (%.1f s)\n\n",
+	fmt.Printf("\nserver process %d, --memory %d MiB: %.0f MiB resident once the home rankings are computed, %.0f MiB after one pass over the pages (%.1f s)\n",
 		pid, memoryMiB, float64(idle)/1024, float64(warm)/1024, time.Since(start).Seconds())
-	fmt.Printf("| clients | requests | 503 busy | p50 | p99 | peak RSS |\n|---|---|---|---|---|---|\n")
+	return sweepSteps(base, pid, clients, perClient, pages)
+}
+
+// sweepSteps loads the server at base, whose process is pid, with each number of clients.
+func sweepSteps(base string, pid int, clients []int, perClient int, pages []page) error {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: 2 * time.Minute}
+	fmt.Printf("\n| clients | requests | 503 busy | p50 | p99 | peak RSS |\n|---|---|---|---|---|---|\n")
 	for _, n := range clients {
 		if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
 			return fmt.Errorf("resetting the peak resident set of %d (needs Linux 4.0 and the right to write /proc/%d/clear_refs): %w", pid, pid, err)
