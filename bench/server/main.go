@@ -167,6 +167,13 @@ func run(c config) error {
 		defer os.RemoveAll(dir)
 		dsn = "sqlite:" + filepath.Join(dir, "bench.db")
 	}
+	if c.serverURL != "" {
+		// Another program's server: its database is not opened here (opening migrates it).
+		g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+		m := benchkit.ReadMachine()
+		fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+		return sweep("", c.memoryMiB, c.sweep, c.perClient, benchPages(g), c.serverURL, c.serverPID)
+	}
 	// As iomark serve opens it: at most server.DBConns connections, SQLite's cache from the budget.
 	plan := server.PlanMemory(c.memoryMiB << 20)
 	st, err := store.OpenWith(ctx, dsn, plan.Store)
