@@ -20,6 +20,17 @@ import (
 // statement that finds the page's ids (and parallel workers, which cost more than they bring
 // on a small page), then the rows of those ids are read.
 func (s *Store) walkPostgres(ctx context.Context, cols, where string, args []any, order string, limit int, f Filter) ([]Run, error) {
+	ids, err := s.walkIDs(ctx, where, args, order, limit, f)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	return s.listRuns(ctx, `SELECT `+cols+` FROM runs WHERE id = ANY($1) ORDER BY `+order, []any{ids}, f.WithRecord)
+}
+
+// walkIDs finds the page's ids in a transaction of its own, ended before the rows are read: a
+// caller holding one connection must never wait for a second (a server caps its connections,
+// and eight requests each holding one would wait for each other forever).
+func (s *Store) walkIDs(ctx context.Context, where string, args []any, order string, limit int, f Filter) ([]string, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, s.wrapErr("listing runs in", err)
@@ -47,10 +58,7 @@ func (s *Store) walkPostgres(ctx context.Context, cols, where string, args []any
 	if err := rows.Err(); err != nil {
 		return nil, s.wrapErr("listing runs in", err)
 	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return s.listRuns(ctx, `SELECT `+cols+` FROM runs WHERE id = ANY($1) ORDER BY `+order, []any{ids}, f.WithRecord)
+	return ids, nil
 }
 
 // textListPlan picks the index that lists the newest want runs matching a text search while
