@@ -12,6 +12,7 @@ import (
 
 	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
 )
 
 func init() { subcommands = append(subcommands, newInfoCmd) }
@@ -20,7 +21,7 @@ func init() { subcommands = append(subcommands, newInfoCmd) }
 // the findings beside it.
 type infoResult struct {
 	*probe.Report
-	Findings []advice.Finding `json:"findings"`
+	Findings []record.Finding `json:"findings"`
 }
 
 // probeFlags are the flags info and list share.

@@ -22,6 +22,7 @@ import (
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/server"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -205,11 +206,7 @@ func fillRecord(rec *record.Run, out *profile.Outcome, rep *probe.Report) {
 			rec.Tests[i].CPUPct = (c.UsrS + c.SysS) / rec.Tests[i].DurationS * 100
 		}
 	}
-	cpus := 0
-	if rec.Host != nil {
-		cpus = rec.Host.CPUs
-	}
-	rec.Findings = append(advice.Evaluate(rep), advice.EvaluateRun(runFacts(rec, cpus))...)
+	rec.Findings = append(advice.Evaluate(rep), advice.EvaluateRun(rec)...)
 }
 
 func saveRun(ctx context.Context, dsn string, rec *record.Run) error {
@@ -220,7 +217,7 @@ func saveRun(ctx context.Context, dsn string, rec *record.Run) error {
 		return err
 	}
 	defer st.Close()
-	row, tests, err := rec.StoreRow(store.SourceLocal)
+	row, tests, err := runstore.Row(rec, store.SourceLocal)
 	if err != nil {
 		return err
 	}

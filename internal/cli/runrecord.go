@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 )
@@ -20,7 +19,7 @@ func newRecord(rep *probe.Report, profile, target, kind string, now time.Time) (
 	}
 	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: now.UTC().Truncate(time.Millisecond),
 		ToolVersion: Version(), ToolCommit: Commit(), Profile: profile,
-		Target: record.Target{Path: target, Kind: kind}, Tests: []record.Test{}, Findings: []advice.Finding{}}
+		Target: record.Target{Path: target, Kind: kind}, Tests: []record.Test{}, Findings: []record.Finding{}}
 	if rep != nil {
 		r.Host, r.Device, r.Link = rep.Board, rep.Device, rep.Link
 		r.USB, r.SD, r.NVMe, r.SATA = rep.USB, rep.SD, rep.NVMe, rep.SATA
@@ -68,34 +67,4 @@ func fingerprint(rep *probe.Report) string {
 	}
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\n")))
 	return hex.EncodeToString(sum[:8])
-}
-
-// runFacts gives the run-time rules what they judge.
-func runFacts(r *record.Run, cpus int) advice.RunFacts {
-	f := advice.RunFacts{CeilingMBPerS: r.CeilingMBPerS, CPUs: cpus}
-	if r.Ceiling != nil {
-		f.CeilingBasis = r.Ceiling.Basis
-	}
-	for _, t := range r.Tests {
-		tf := advice.TestFacts{Name: t.Name, MBPerS: t.MBPerS, CI95Pct: t.CI95Pct, Noisy: t.Noisy,
-			CPUPct: t.CPUPct, Threads: t.Jobs}
-		if t.Engine == "psync" {
-			tf.Threads = t.QD * t.Jobs
-		}
-		if s := t.Sustained; s != nil && s.CliffFound && s.ThermalSuspect {
-			tf.ThermalDrop, tf.DropPct, tf.CliffAtSeconds = true, s.DropPct, s.CliffAtS
-		}
-		f.Tests = append(f.Tests, tf)
-	}
-	for _, s := range r.Sensors {
-		if s.Throttled != "" {
-			f.Throttled = append(f.Throttled, s.Throttled)
-		}
-		for i := range f.Tests {
-			if s.DriveTempC != nil && s.Test == f.Tests[i].Name && *s.DriveTempC > f.Tests[i].MaxDriveTempC {
-				f.Tests[i].MaxDriveTempC = *s.DriveTempC
-			}
-		}
-	}
-	return f
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -41,7 +42,7 @@ func savedRuns(t *testing.T) (string, []*record.Run) {
 			{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, Engine: "psync", Direct: true, IOPS: iops, MBPerS: iops * 4096 / 1e6, Primary: "iops", Runs: 3, CI95Pct: 2},
 		}
 		r.DurationS, r.BytesWritten = 42, 300<<20
-		row, tests, err := r.StoreRow(store.SourceLocal)
+		row, tests, err := runstore.Row(r, store.SourceLocal)
 		if err != nil {
 			t.Fatal(err)
 		}

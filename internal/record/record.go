@@ -3,7 +3,6 @@ package record
 import (
 	"time"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/probe"
 )
@@ -43,11 +42,11 @@ type Run struct {
 	CeilingMBPerS float64          `json:"ceiling_mb_per_s,omitempty"`
 	Ceiling       *probe.Ceiling   `json:"ceiling,omitempty"`
 
-	Tests    []Test           `json:"tests"`
-	Scores   Scores           `json:"scores"`
-	Findings []advice.Finding `json:"findings"`
-	Sensors  []SensorSample   `json:"sensors,omitempty"`
-	Warnings []string         `json:"warnings,omitempty"`
+	Tests    []Test         `json:"tests"`
+	Scores   Scores         `json:"scores"`
+	Findings []Finding      `json:"findings"`
+	Sensors  []SensorSample `json:"sensors,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
 }
 
 // Target is what the user pointed iomark at.

@@ -1,14 +1,11 @@
 package record
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/iomark/iomark/internal/probe"
-	"github.com/iomark/iomark/internal/store"
 )
 
 func sampleRun(t *testing.T) *Run {
@@ -46,36 +43,6 @@ func TestDeviceKey(t *testing.T) {
 	r.Device = nil
 	if got := r.DeviceKey(); got != "" {
 		t.Errorf("key of a run that says nothing = %q, want empty", got)
-	}
-}
-
-func TestStoreRoundTrip(t *testing.T) {
-	r := sampleRun(t)
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	row, tests, err := r.StoreRow(store.SourceLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if row.DeviceClass != "microsd" || row.LinkBus != "sd" || *row.ScorePibenchmarks != 8905 || len(tests) != 1 || tests[0].CI95Pct == nil {
-		t.Fatalf("row %+v tests %+v", row, tests)
-	}
-	if err := st.SaveRun(context.Background(), row, tests); err != nil {
-		t.Fatal(err)
-	}
-	got, _, err := st.GetRun(context.Background(), r.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Decode(got.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.ID != r.ID || back.TestByName("rand-read-4k-qd1").IOPS != 2600 || back.SD.Name != "SN64G" {
-		t.Errorf("record did not survive the store: %+v", back)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -120,7 +121,7 @@ func SeedPublished(ctx context.Context, st *store.Store) (added int, err error) 
 		if err != nil {
 			return added, fmt.Errorf("server: published row %d: %w", res.Row, err)
 		}
-		row, tests, err := run.StoreRow(store.SourcePublished)
+		row, tests, err := runstore.Row(run, store.SourcePublished)
 		if err != nil {
 			return added, err
 		}

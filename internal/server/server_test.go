@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
@@ -94,7 +93,7 @@ func sampleRecord(id, vendor, model, board string, seqMBPerS float64) *record.Ru
 			{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, IOPS: 2600, MBPerS: 10.65, Primary: "iops", Runs: 3,
 				LatUS: record.Latency{P50: 380, P99: 900, Max: 2000}},
 		},
-		Findings: []advice.Finding{{ID: "sd-bus-slow", Severity: advice.Warn, Message: "card runs below its bus mode"}},
+		Findings: []record.Finding{{ID: "sd-bus-slow", Severity: record.SeverityWarn, Message: "card runs below its bus mode"}},
 	}
 }
 
