@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -73,7 +74,9 @@ func sdProfile(c AppClass, deep bool) *Profile {
 		Title:     fmt.Sprintf("SD Application Performance Class %s: %.0f/%.0f IOPS, %.0f MB/s", c.Name, c.ReadIOPS, c.WriteIOPS, c.SeqWriteMBPerS),
 		Source:    "SD Association Application Performance Class (SD 5.1 A1, SD 6.0 A2)",
 		FileBytes: sdFileBytes, Tests: sdTests(deep),
-		Check: func(tests []record.Test, env Env) []string { return CheckAppClass(c, tests, claimedAppClass(env)) },
+		Check: func(tests []record.Test, rep *probe.Report) []string {
+			return CheckAppClass(c, tests, claimedAppClass(rep))
+		},
 	}
 }
 
@@ -87,11 +90,11 @@ func lower(s string) string {
 	return string(b)
 }
 
-func claimedAppClass(env Env) string {
-	if env.Probe == nil || env.Probe.SD == nil || env.Probe.SD.AppClass == nil {
+func claimedAppClass(rep *probe.Report) string {
+	if rep == nil || rep.SD == nil || rep.SD.AppClass == nil {
 		return ""
 	}
-	return *env.Probe.SD.AppClass
+	return *rep.SD.AppClass
 }
 
 // CheckAppClass sets the measured figures against class c and against the class the card

@@ -75,16 +75,18 @@ type Test struct {
 	LatUS   Latency `json:"lat_us"`
 	// CI95Pct is the half-width of the 95% confidence interval of the median, in percent
 	// of it; 0 with a single run.
-	CI95Pct    float64   `json:"ci95_pct"`
-	Runs       int       `json:"runs"`
-	RunValues  []float64 `json:"run_values,omitempty"` // the primary figure of each repetition
-	Noisy      bool      `json:"noisy,omitempty"`
-	DurationS  float64   `json:"duration_s"`
-	Bytes      int64     `json:"bytes"`
-	CeilingPct *float64  `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
-	// CPUPct is the CPU iomark used per second of the test (100 = one core busy).
+	CI95Pct   float64   `json:"ci95_pct"`
+	Runs      int       `json:"runs"`
+	RunValues []float64 `json:"run_values,omitempty"` // the primary figure of each repetition
+	Noisy     bool      `json:"noisy,omitempty"`
+	// DurationS and Bytes are the measured time and bytes of the median repetition.
+	DurationS  float64  `json:"duration_s"`
+	Bytes      int64    `json:"bytes"`
+	CeilingPct *float64 `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
+	// CPUPct is the CPU time iomark used during the median repetition per second of it
+	// (100 = one core busy all along).
 	CPUPct float64 `json:"cpu_pct,omitempty"`
-	// Series is the per-interval throughput of the longest repetition.
+	// Series is the per-interval throughput of the median repetition.
 	Series []engine.Point `json:"series,omitempty"`
 	// Sustained holds the cliff analysis of the sustained profile.
 	Sustained *Sustained `json:"sustained,omitempty"`

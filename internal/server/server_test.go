@@ -20,6 +20,7 @@ import (
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/store"
 	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/upload"
 )
 
 // newDSN gives each test an empty database of the back end under test.
@@ -425,11 +426,11 @@ func testSubmitClient(t *testing.T, ts *testServer) {
 	obj["target"] = map[string]any{"path": "/home/alice-secret/bench", "kind": "dir"}
 	obj["mount"] = map[string]any{"mount_point": "/media/alice-secret/CARD", "fstype": "ext4", "options": "rw"}
 	withHost, _ := json.Marshal(obj)
-	id, link, err := Submit(context.Background(), ts.URL, withHost)
+	id, link, err := upload.Submit(context.Background(), ts.URL, withHost)
 	if err != nil || id != "cli-1" || link != ts.URL+"/result/cli-1" {
 		t.Fatalf("Submit = %q %q %v", id, link, err)
 	}
-	if _, _, err := Submit(context.Background(), ts.URL, withHost); err != nil {
+	if _, _, err := upload.Submit(context.Background(), ts.URL, withHost); err != nil {
 		t.Errorf("resubmitting: %v, want success (idempotent)", err)
 	}
 	run, _, err := ts.st.GetRun(context.Background(), "cli-1")
@@ -439,12 +440,15 @@ func testSubmitClient(t *testing.T, ts *testServer) {
 	if bytes.Contains(run.Record, []byte("alice-secret")) || !bytes.Contains(run.Record, []byte(`"ext4"`)) {
 		t.Errorf("stored record holds a path naming the user, or lost the mount: %s", run.Record)
 	}
-	_, _, err = Submit(context.Background(), ts.URL, []byte(`{"id":"x"}`))
+	_, _, err = upload.Submit(context.Background(), ts.URL, []byte(`{"id":"x"}`))
 	if err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Errorf("bad record: err = %v", err)
 	}
-	if _, _, err := Submit(context.Background(), "ftp://x", rec); err == nil {
+	if _, _, err := upload.Submit(context.Background(), "ftp://x", rec); err == nil {
 		t.Error("an ftp URL was accepted")
+	}
+	if upload.MaxRecordBytes != MaxBodyBytes {
+		t.Errorf("the upload client sends records up to %d bytes, the server takes %d", upload.MaxRecordBytes, MaxBodyBytes)
 	}
 }
 

@@ -1,4 +1,4 @@
-package cli
+package runner
 
 import (
 	"crypto/sha256"
@@ -7,20 +7,22 @@ import (
 	"strings"
 	"time"
 
+	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 )
 
-// newRecord starts the result record of a run from what the probe found.
-func newRecord(rep *probe.Report, profile, target, kind string, now time.Time) (*record.Run, error) {
+// newRecord starts the result record of a run of profile on env's target, from what the
+// probe found.
+func newRecord(env Env, profile string, now time.Time) (*record.Run, error) {
 	id, err := record.NewID()
 	if err != nil {
 		return nil, err
 	}
 	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: now.UTC().Truncate(time.Millisecond),
-		ToolVersion: Version(), ToolCommit: Commit(), Profile: profile,
-		Target: record.Target{Path: target, Kind: kind}, Tests: []record.Test{}, Findings: []record.Finding{}}
-	if rep != nil {
+		ToolVersion: env.ToolVersion, ToolCommit: env.ToolCommit, Profile: profile, PriceUSD: env.PriceUSD,
+		Target: record.Target{Path: env.Target}, Tests: []record.Test{}, Findings: []record.Finding{}}
+	if rep := env.Probe; rep != nil {
 		r.Host, r.Device, r.Link = rep.Board, rep.Device, rep.Link
 		r.USB, r.SD, r.NVMe, r.SATA = rep.USB, rep.SD, rep.NVMe, rep.SATA
 		r.Mount, r.Partition, r.Queue = rep.Mount, rep.Partition, rep.Queue
@@ -67,4 +69,26 @@ func fingerprint(rep *probe.Report) string {
 	}
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\n")))
 	return hex.EncodeToString(sum[:8])
+}
+
+// finish completes the record once the tests are done: scores, the profile's check, and the
+// findings on the target and the figures, worst first within each.
+func (r *runner) finish() {
+	rec := r.rec
+	rec.DurationS = time.Since(r.start).Seconds()
+	if rec.Tests == nil {
+		rec.Tests = []record.Test{}
+	}
+	if r.p.Score != nil {
+		rec.Scores = r.p.Score(rec.Tests)
+	}
+	if r.p.Check != nil && !rec.Interrupted {
+		rec.Warnings = append(rec.Warnings, r.p.Check(rec.Tests, r.env.Probe)...)
+	}
+	for i := range rec.Tests {
+		if s := rec.Tests[i].Sustained; s != nil {
+			s.ThermalSuspect = advice.ThermalSuspect(rec, &rec.Tests[i])
+		}
+	}
+	rec.Findings = append(advice.Evaluate(r.env.Probe), advice.EvaluateRun(rec)...)
 }
