@@ -84,3 +84,10 @@ func joinNonEmpty(parts ...string) string {
 	}
 	return out
 }
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -53,7 +53,7 @@ func newRunView(r *record.Run, opts Options) runView {
 	fact("Profile", r.Profile)
 	fact("Date", r.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
 	fact("Duration", fmtSeconds(r.DurationS))
-	fact("Bytes written", fmt.Sprintf("%s (%d bytes)", fmtMB(r.BytesWritten), r.BytesWritten))
+	fact("Bytes written", fmt.Sprintf("%s (%d bytes)", fmtBytes(r.BytesWritten), r.BytesWritten))
 	tool := r.ToolVersion
 	if r.ToolCommit != "" {
 		tool += " (" + r.ToolCommit + ")"
