@@ -47,7 +47,7 @@ type Profile struct {
 	Score func(tests []record.Test) record.Scores
 	// Check compares the figures with a class the drive claims (a1, a2), as the probe of the
 	// target (may be nil) reports it; nil: none.
-	Check func(tests []record.Test, rep *probe.Report) []string
+	Check func(tests []record.Test, rep *probe.Report) []record.Warning
 }
 
 // Test is one figure of a profile: an engine job shape and how to repeat it.

@@ -7,8 +7,10 @@ import (
 	"github.com/iomark/iomark/internal/probe"
 )
 
-// SchemaVersion is bumped on any change a reader of older records must know about.
-const SchemaVersion = 1
+// SchemaVersion is bumped on any change a reader of older records must know about. Version 2
+// made each warning an object with a code ({code, message}); version 1's bare sentences still
+// decode (Warning.UnmarshalJSON).
+const SchemaVersion = 2
 
 // Run is one run of a profile on one target: what was measured, on what, and why.
 type Run struct {
@@ -46,7 +48,7 @@ type Run struct {
 	Scores   Scores         `json:"scores"`
 	Findings []Finding      `json:"findings"`
 	Sensors  []SensorSample `json:"sensors,omitempty"`
-	Warnings []string       `json:"warnings,omitempty"`
+	Warnings []Warning      `json:"warnings,omitempty"`
 }
 
 // Target is what the user pointed iomark at.

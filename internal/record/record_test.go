@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -52,5 +53,35 @@ func TestDecodeRefusesNewerSchema(t *testing.T) {
 	}
 	if _, err := Decode([]byte(`[1]`)); err == nil {
 		t.Error("an array decoded as a record")
+	}
+}
+
+// TestWarningsOfEitherSchema: schema 2 writes warnings as {code, message}; a schema 1 record's
+// bare sentences still decode, with an empty code.
+func TestWarningsOfEitherSchema(t *testing.T) {
+	old, err := Decode([]byte(`{"schema_version": 1, "id": "r1", "warnings": ["seq-read-1m: measured once"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old.Warnings) != 1 || old.Warnings[0] != (Warning{Message: "seq-read-1m: measured once"}) {
+		t.Errorf("schema 1 warnings = %+v", old.Warnings)
+	}
+	r := sampleRun(t)
+	r.Warnings = []Warning{{Code: "few-runs", Message: "seq-read-1m: measured 2 times (wanted at least 3)"}}
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"warnings":[{"code":"few-runs","message":"seq-read-1m: measured 2 times (wanted at least 3)"}]`) {
+		t.Errorf("warnings encode as %s", raw)
+	}
+	back, err := Decode(raw)
+	if err != nil || len(back.Warnings) != 1 || back.Warnings[0] != r.Warnings[0] {
+		t.Errorf("round trip: %+v, %v", back.Warnings, err)
+	}
+	for _, bad := range []string{`{"schema_version": 2, "warnings": [1]}`, `{"schema_version": 2, "warnings": [{"code": 3}]}`} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("%s decoded", bad)
+		}
 	}
 }

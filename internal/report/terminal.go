@@ -112,7 +112,7 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 		}
 	}
 	for _, wn := range run.Warnings {
-		p("warning: %s", wn)
+		p("warning: %s", wn.Message)
 	}
 	for _, s := range scoreLines(run) {
 		p("%s", s)

@@ -72,7 +72,9 @@ func newRunView(r *record.Run, opts Options) runView {
 	for _, f := range r.Findings {
 		v.Findings = append(v.Findings, findingView{string(f.Severity), f.ID, f.Message, f.Fix, f.Evidence})
 	}
-	v.Warnings = r.Warnings
+	for _, w := range r.Warnings {
+		v.Warnings = append(v.Warnings, w.Message)
+	}
 	if r.Profile == "sbc-reviews" {
 		v.SBCHeader, v.SBCRows = sbcReviewsRows(r)
 	}

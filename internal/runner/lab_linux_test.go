@@ -261,7 +261,7 @@ func TestBlockDeviceWithoutDestructiveSkipsWrites(t *testing.T) {
 	}
 	skipped := 0
 	for _, w := range out.Warnings {
-		if strings.Contains(w, "skipped") && strings.Contains(w, "--destructive") {
+		if w.Code == WarnWriteSkipped && strings.Contains(w.Message, "skipped") && strings.Contains(w.Message, "--destructive") {
 			skipped++
 		}
 	}

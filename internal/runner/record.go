@@ -82,6 +82,7 @@ func (r *runner) finish() {
 	if r.p.Score != nil {
 		rec.Scores = r.p.Score(rec.Tests)
 	}
+	rec.Warnings = append(rec.Warnings, r.notes.warnings()...)
 	if r.p.Check != nil && !rec.Interrupted {
 		rec.Warnings = append(rec.Warnings, r.p.Check(rec.Tests, r.env.Probe)...)
 	}

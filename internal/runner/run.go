@@ -72,6 +72,8 @@ type runner struct {
 	destructive bool // jobs may write target
 	mayWrite    bool
 
+	notes engineNotes // of the reported runs, said once each when the record is finished
+
 	mu      sync.Mutex // guards rec.Sensors, curTest, and serialises Progress
 	curTest string
 }
@@ -243,7 +245,7 @@ func (r *runner) runTests(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if t.Writes() && !r.mayWrite {
-			r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target))
+			r.warn(WarnWriteSkipped, "%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target)
 			sharesLeft -= t.WriteWeight()
 			continue
 		}
@@ -448,7 +450,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	}
 	rt := r.summarise(t, results, values)
 	if rt.Runs < t.MinRuns && runErr == nil {
-		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond)))
+		r.warn(WarnFewRuns, "%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond))
 	}
 	return rt, runErr
 }
@@ -470,11 +472,12 @@ func (r *runner) summarise(t profile.Test, results []*engine.Result, values []fl
 	rt := r.testRecord(t, m)
 	rt.CI95Pct, rt.Runs, rt.RunValues = sum.CI95Pct, len(results), slices.Clone(values)
 	for _, w := range stats.Warnings(sum, profile.TargetCI95Pct) {
-		if w.Code == stats.WarnNoisy {
+		switch {
+		case w.Code == stats.WarnNoisy:
+			// Said once, by the test's noisy flag and the noisy finding.
 			rt.Noisy = true
-		}
-		if w.Code != stats.WarnSingleRun || t.MaxRuns > 1 {
-			r.rec.Warnings = append(r.rec.Warnings, t.Name+": "+w.Message)
+		case w.Code != stats.WarnSingleRun || t.MaxRuns > 1:
+			r.warn(w.Code, "%s: %s", t.Name, w.Message)
 		}
 	}
 	return rt
@@ -487,6 +490,7 @@ func (r *runner) testRecord(t profile.Test, m *engine.Result) *record.Test {
 		Primary: t.Primary, LatUS: latency(m.LatUS), Runs: 1, RunValues: []float64{primary(t, m)},
 		DurationS: m.DurationS, Bytes: m.Bytes, Series: m.Series, CPUPct: cpuPct(m)}
 	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
+	r.notes.add(m.EngineNote, t.Name)
 	return rt
 }
 

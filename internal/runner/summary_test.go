@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -82,5 +83,51 @@ func TestSummaryIsTheMedianRun(t *testing.T) {
 func TestCPUPctOfAnEmptyRun(t *testing.T) {
 	if got := cpuPct(&engine.Result{CPU: engine.CPU{UsrS: 1}}); got != 0 {
 		t.Errorf("cpu_pct of a run without duration = %v, want 0", got)
+	}
+}
+
+// TestOneReportPerCause: a noisy figure is said by its flag and the noisy finding, not also a
+// warning; an engine note shared by several tests is one warning naming them; every warning
+// carries a code.
+func TestOneReportPerCause(t *testing.T) {
+	r := &runner{rec: &record.Run{}, p: *profile.Quick(), start: time.Now()}
+	tst := func(name string) profile.Test {
+		return profile.Test{Name: name, Pattern: engine.RandRead, BlockSize: 4096, QD: 1, Jobs: 1,
+			Primary: profile.PrimaryMBPerS, MinRuns: 3, MaxRuns: 10}
+	}
+	fallback := "io_uring unavailable (function not implemented): using psync"
+	noisyRuns := []*engine.Result{engineRun(10, 2, 0.1), engineRun(14, 2, 0.1), engineRun(18, 2, 0.1)}
+	for _, res := range noisyRuns {
+		res.EngineNote = fallback
+	}
+	a := r.summarise(tst("rand-read-4k-qd1"), noisyRuns, []float64{10, 14, 18})
+	b := r.summarise(tst("rand-read-4k-qd32"), noisyRuns, []float64{10, 14, 18})
+	r.rec.Tests = []record.Test{*a, *b}
+	r.finish()
+	if !a.Noisy || !b.Noisy {
+		t.Fatalf("noisy flags %v %v, want both", a.Noisy, b.Noisy)
+	}
+	var engineWarnings, noisyFindings int
+	for _, w := range r.rec.Warnings {
+		if w.Code == "" {
+			t.Errorf("warning without a code: %+v", w)
+		}
+		if w.Code == "noisy" || strings.Contains(w.Message, "noisy") {
+			t.Errorf("noisy said again as a warning: %+v", w)
+		}
+		if w.Code == WarnEngine {
+			engineWarnings++
+			if !strings.Contains(w.Message, fallback) || !strings.Contains(w.Message, "rand-read-4k-qd1, rand-read-4k-qd32") {
+				t.Errorf("engine warning %q should give the note once with both tests", w.Message)
+			}
+		}
+	}
+	for _, f := range r.rec.Findings {
+		if f.ID == "noisy" {
+			noisyFindings++
+		}
+	}
+	if engineWarnings != 1 || noisyFindings != 1 {
+		t.Errorf("%d engine warnings and %d noisy findings, want one each: %+v %+v", engineWarnings, noisyFindings, r.rec.Warnings, r.rec.Findings)
 	}
 }
