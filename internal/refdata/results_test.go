@@ -2,6 +2,7 @@ package refdata
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -11,8 +12,8 @@ func TestLoadKeepsEveryRow(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	if len(results) != 76 {
-		t.Fatalf("Load returned %d rows, SOURCES.md says 76", len(results))
+	if len(results) != 121 {
+		t.Fatalf("Load returned %d rows, SOURCES.md says 121", len(results))
 	}
 	// Count lines independently of encoding/csv: no field of this file spans lines, so every
 	// non-empty line after the header is one row.
@@ -45,9 +46,13 @@ func TestEverySourceIsKnownAndCounted(t *testing.T) {
 			continue
 		}
 		got[r.SourceID]++
-		if r.SourceTitle != src.Title || r.SourceDate != src.Date {
-			t.Errorf("row %d: title/date %q/%q differ from the source table's %q/%q",
-				r.Row, r.SourceTitle, r.SourceDate, src.Title, src.Date)
+		if r.SourceTitle != src.Title {
+			t.Errorf("row %d: title %q differs from the source table's %q", r.Row, r.SourceTitle, src.Title)
+		}
+		// A source's rows may carry their own dates (one commit or comment each), but a
+		// source that states a date never has an undated row.
+		if src.Date != "" && r.SourceDate == "" {
+			t.Errorf("row %d: no source_date although source %s is dated %s", r.Row, src.ID, src.Date)
 		}
 	}
 	for _, s := range Sources() {
@@ -81,7 +86,7 @@ func TestSpotChecks(t *testing.T) {
 	}{
 		{
 			// First row: trailing zero kept ("31.80"), empty dd cell.
-			row: 1, source: "geerling-2020-usb", board: "Raspberry Pi 4 Model B (implied)",
+			row: 1, source: "geerling-2020-usb", board: "Raspberry Pi 4 Model B",
 			class: "usb-ssd-nvme", model: "Inland Premium 256GB NVMe 3.0 x4 SSD", iface: "",
 			checks: func(r Result) []check {
 				return []check{
@@ -97,7 +102,7 @@ func TestSpotChecks(t *testing.T) {
 		},
 		{
 			// A quoted board with a comma; the iozone kB/s columns.
-			row: 7, source: "chambers-storage-2019", board: "Raspberry Pi (as published: Pi 4 named, USB 2.0 bus limits)",
+			row: 7, source: "chambers-storage-2019", board: "Raspberry Pi 4 Model B",
 			class: "microsd", model: "EMTEC", iface: "microSD (reader not stated)",
 			checks: func(r Result) []check {
 				return []check{
@@ -114,7 +119,7 @@ func TestSpotChecks(t *testing.T) {
 		},
 		{
 			// Non-ASCII (″) in the label and the interface; no capacity stated.
-			row: 15, source: "chambers-storage-2019", board: "Raspberry Pi (as published: Pi 4 named, USB 2.0 bus limits)",
+			row: 15, source: "chambers-storage-2019", board: "Raspberry Pi 4 Model B",
 			class: "usb-ssd-sata", model: "Crucial 2.5″ SATA SSD USB", iface: "2.5″ SATA to USB 3.0 adapter",
 			checks: func(r Result) []check {
 				return []check{
@@ -163,7 +168,7 @@ func TestSpotChecks(t *testing.T) {
 			notesHas: "'Sad'",
 		},
 		{
-			row: 76, source: "usbflash-align-2009", board: "x86 PC (2009)",
+			row: 76, source: "usbflash-align-2009", board: "PC (x86)",
 			class: "usb-flash", model: "Transcend 8GB usb flash stick", iface: "USB",
 			checks: func(r Result) []check {
 				return []check{
@@ -227,12 +232,22 @@ func TestPrintedAndValueAgree(t *testing.T) {
 }
 
 func TestParseRejectsBadFiles(t *testing.T) {
-	header := strings.Join(columns, ",") + "\n"
+	header := strings.Join(Columns(), ",") + "\n"
 	row := func(cells ...string) string {
-		base := []string{"pidramble-microsd", "microSD Card Benchmarks", "", "Raspberry Pi 4 Model B",
-			"microsd", "X 8GB", "8", "", "1.0", "", "", "", "", "", "", "", "", ""}
+		base := make([]string, len(columns))
+		copy(base, []string{"pidramble-microsd", "microSD Card Benchmarks", "", "Raspberry Pi 4 Model B",
+			"microsd", "X 8GB", "8", "", "1.0", "", "", "", "", "", "", "", "", "", "http://example.invalid/", "not stated"})
 		copy(base, cells)
 		return strings.Join(base, ",") + "\n"
+	}
+	withCol := func(name, value string) string {
+		cells := strings.Split(strings.TrimSuffix(row(), "\n"), ",")
+		for i, c := range columns {
+			if c.name == name {
+				cells[i] = value
+			}
+		}
+		return header + strings.Join(cells, ",") + "\n"
 	}
 	tests := []struct {
 		name string
@@ -247,6 +262,15 @@ func TestParseRejectsBadFiles(t *testing.T) {
 		{"exponent", header + row("pidramble-microsd", "", "", "", "microsd", "X", "8", "", "1e3"), "not a plain decimal"},
 		{"infinity", header + row("pidramble-microsd", "", "", "", "microsd", "X", "8", "", "inf"), "not a plain decimal"},
 		{"empty label", header + row("pidramble-microsd", "", "", "", "microsd", ""), "empty make_model"},
+		{"no url", withCol("source_url", ""), "empty source_url"},
+		{"no date, no reason", withCol("date_note", ""), "without a date_note"},
+		{"bad date", withCol("source_date", "2024-13-01"), "not YYYY-MM-DD"},
+		{"alias as board", withCol("board", "Pi 5"), "not a canonical board"},
+		{"bad flag", withCol("overclocked", "yes"), "neither true"},
+		{"bad pcie gen", withCol("pcie_gen", "4"), "neither 2 nor 3"},
+		{"bad bus mode", withCol("sd_bus_mode", "UHS-I"), "sd_bus_mode"},
+		{"bad iozone unit", withCol("iozone_unit_printed", "kB/s"), "iozone_unit_printed"},
+		{"bad divisor", withCol("iozone_kb_divisor", "1000"), "not 1024"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,5 +282,93 @@ func TestParseRejectsBadFiles(t *testing.T) {
 	}
 	if _, err := parse(strings.NewReader(header + row())); err != nil {
 		t.Fatalf("a good row failed: %v", err)
+	}
+}
+
+// TestSpotChecksNewColumns compares rows of the added sources with their documents (each
+// figure was read again in the source named in the comment).
+func TestSpotChecksNewColumns(t *testing.T) {
+	results, err := Load()
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	tests := []struct {
+		row    int
+		source string
+		check  func(r Result) map[string][2]string // name -> {got, want}
+	}{
+		// ricsanfre/pi-storage-benchmark output/SDCard/output_benchmark_1.txt: Storage.sh summary
+		// and the raw iozone table's rewrite column.
+		{77, "ricsanfre-pi-storage-2021", func(r Result) map[string][2]string {
+			return map[string][2]string{
+				"hdparm direct": {r.HdparmDirectReadMBps.Printed, "41.90"}, "cached": {r.HdparmDirectCachedReadMBps.Printed, "39.00"},
+				"dd": {r.DDWriteMBps.Printed, "19.3"}, "fio read iops": {r.FioRand4kReadIOPS.Printed, "2742"},
+				"fio write kbps": {r.FioRand4kWriteKBps.Printed, "3859"}, "iozone rewrite": {r.Seq4kRewriteKBpsIozone.Printed, "2288"},
+				"score": {r.PiBenchmarksScore.Printed, "1151"}, "published board": {r.BoardPublished, "Raspberry Pi 4 Model B Rev 1.2"},
+				"date": {r.SourceDate, "2021-07-27"}, "buffered hdparm": {r.HdparmReadMBps.Printed, ""},
+			}
+		}},
+		// yacy doc/sd_card_speed.md: first card, Pi 3B+ stock then overclocked.
+		{92, "yacy-sd-card-speed", func(r Result) map[string][2]string {
+			return map[string][2]string{"dd write": {r.DDWriteMBps.Printed, "22.5"}, "dd read": {r.DDReadMBps.Printed, "23.4"},
+				"board": {r.Board, "Raspberry Pi 3 Model B+"}, "overclocked": {fmt.Sprint(r.Overclocked), "false"}}
+		}},
+		{93, "yacy-sd-card-speed", func(r Result) map[string][2]string {
+			return map[string][2]string{"dd write": {r.DDWriteMBps.Printed, "26.5"}, "dd read": {r.DDReadMBps.Printed, "38.3"},
+				"overclocked": {fmt.Sprint(r.Overclocked), "true"}}
+		}},
+		// pipci pinedrive page: Pi 5 at PCIe Gen 3, disk-benchmark.sh's table, a stated price.
+		{108, "pipci-pinedrive-2242-nvme-ssd", func(r Result) map[string][2]string {
+			return map[string][2]string{"gen": {r.PCIeGen, "3"}, "4k read": {r.Rand4kReadMBps.Printed, "61.08"},
+				"1M rand write": {r.IozoneRand1MWriteMBps.Printed, "746.80"}, "1M seq write": {r.IozoneSeq1MWriteMBps.Printed, "727.14"},
+				"unit": {r.IozoneUnitPrinted, "MB/s"}, "divisor": {r.IozoneKBDivisor, "1024"}, "price": {r.PriceUSD.Printed, "50"},
+				"class": {r.StorageClass, "nvme"}}
+		}},
+		// raspberry-pi-pcie-devices#664: the same SSD at PCIe Gen 2.
+		{114, "pcie-devices-664", func(r Result) map[string][2]string {
+			return map[string][2]string{"gen": {r.PCIeGen, "2"}, "1M seq read": {r.IozoneSeq1MReadMBps.Printed, "442.15"},
+				"implied": {fmt.Sprint(r.BoardImplied), "true"}, "by": {r.MeasuredBy, "ghostdevv"}}
+		}},
+		// Pineboards docs#16: a PiBenchmarks summary at PCIe Gen 2.
+		{119, "pineboards-docs-16", func(r Result) map[string][2]string {
+			return map[string][2]string{"hdparm": {r.HdparmDirectReadMBps.Printed, "419.38"}, "fio write": {r.FioRand4kWriteIOPS.Printed, "86779"},
+				"iozone rand write": {r.Rand4kWriteKBpsIozone.Printed, "156207"}, "score": {r.PiBenchmarksScore.Printed, "37325"}}
+		}},
+	}
+	for _, tt := range tests {
+		r := results[tt.row-1]
+		if r.SourceID != tt.source {
+			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
+			continue
+		}
+		for name, gw := range tt.check(r) {
+			if gw[0] != gw[1] {
+				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
+			}
+		}
+	}
+}
+
+func TestFiguresListsEveryPrintedFigure(t *testing.T) {
+	results, err := Load()
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	got := map[string]string{}
+	for _, f := range results[118].Figures() { // row 119
+		got[f.Column] = f.Figure.Printed
+	}
+	want := map[string]string{"capacity_gb": "256", "dd_write_mbps": "316", "rand4k_read_kbps_iozone": "57282",
+		"rand4k_write_kbps_iozone": "156207", "seq4k_read_kbps_iozone": "182437", "seq4k_write_kbps_iozone": "143118",
+		"hdparm_direct_read_mbps": "419.38", "hdparm_direct_cached_read_mbps": "412.53", "fio_rand4k_read_iops": "106113",
+		"fio_rand4k_write_iops": "86779", "fio_rand4k_read_kbps": "424455", "fio_rand4k_write_kbps": "347118",
+		"pibenchmarks_score": "37325"}
+	if len(got) != len(want) {
+		t.Errorf("Figures returned %d figures, want %d: %v", len(got), len(want), got)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("Figures %s = %q, want %q", k, got[k], v)
+		}
 	}
 }
