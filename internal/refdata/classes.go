@@ -3,9 +3,10 @@ package refdata
 // storageClasses are the storage_class values a row may carry (SOURCES.md, "Columns and
 // units"). The first six are the original classes of shared/data/published-results.csv; nvme,
 // emmc and sata are storage on the board's own bus (PCIe, the SoC's MMC controller, a SATA
-// controller), added with the Pi 5, Compute Module and other-SBC rows.
+// controller), added with the Pi 5, Compute Module and other-SBC rows. usb-ssd is a USB SSD whose
+// source does not say whether a SATA or an NVMe drive sits behind the bridge.
 var storageClasses = []string{"microsd", "usb-flash", "usb-ssd-sata", "usb-ssd-nvme", "usb-emmc", "msata-usb",
-	"nvme", "emmc", "sata"}
+	"nvme", "emmc", "sata", "usb-ssd"}
 
 // deviceClasses maps each storage class to the class internal/probe gives such a device
 // (probe.ClassMicroSD … probe.ClassSATA; the strings are repeated here because refdata imports
@@ -16,6 +17,7 @@ var deviceClasses = map[string]string{
 	"usb-flash":    "usb-flash",
 	"usb-ssd-sata": "usb-ssd",
 	"usb-ssd-nvme": "usb-ssd",
+	"usb-ssd":      "usb-ssd",
 	"msata-usb":    "usb-ssd",
 	"usb-emmc":     "usb-flash",
 	"nvme":         "nvme",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +82,18 @@ type Result struct {
 
 	PiBenchmarksScore Figure // the score line of PiBenchmarks' Storage.sh, as printed
 
+	// Raw iozone output at a 1 MiB record (the 2021-2023 disk-benchmark.sh printed it), in
+	// iozone's kB/s as printed: write and rewrite are sequential, the others random.
+	Seq1MWriteKBpsIozone   Figure
+	Seq1MRewriteKBpsIozone Figure
+	Rand1MReadKBpsIozone   Figure
+	Rand1MWriteKBpsIozone  Figure
+
+	// A maker's stated 4 KB random read / write IOPS (a product specification: the maker does
+	// not state its tool or queue depth). Never a measurement of the source's own.
+	MakerRand4kReadIOPS  Figure
+	MakerRand4kWriteIOPS Figure
+
 	Notes string // conditions, footnotes, non-numeric cells and every inference made
 }
 
@@ -144,6 +157,12 @@ var columns = []column{
 	figureCol("iozone_seq1m_write_mbps", func(r *Result) *Figure { return &r.IozoneSeq1MWriteMBps }),
 	figureCol("fio_seq1m_read_mbps", func(r *Result) *Figure { return &r.FioSeq1MReadMBps }),
 	figureCol("fio_seq1m_write_mbps", func(r *Result) *Figure { return &r.FioSeq1MWriteMBps }),
+	figureCol("seq1m_write_kbps_iozone", func(r *Result) *Figure { return &r.Seq1MWriteKBpsIozone }),
+	figureCol("seq1m_rewrite_kbps_iozone", func(r *Result) *Figure { return &r.Seq1MRewriteKBpsIozone }),
+	figureCol("rand1m_read_kbps_iozone", func(r *Result) *Figure { return &r.Rand1MReadKBpsIozone }),
+	figureCol("rand1m_write_kbps_iozone", func(r *Result) *Figure { return &r.Rand1MWriteKBpsIozone }),
+	figureCol("maker_rand4k_read_iops", func(r *Result) *Figure { return &r.MakerRand4kReadIOPS }),
+	figureCol("maker_rand4k_write_iops", func(r *Result) *Figure { return &r.MakerRand4kWriteIOPS }),
 }
 
 // Columns returns the CSV header, in order.
@@ -306,7 +325,9 @@ func parseFlag(s string) (bool, error) {
 }
 
 // parseFigure keeps the printed text and parses it; only plain non-negative decimals occur in
-// the sources, so anything else is an error rather than a guess.
+// the sources, so anything else is an error rather than a guess. A source that groups
+// thousands with commas ("12,132") is kept as printed: the commas must group exactly three
+// digits, and the value is read without them.
 func parseFigure(printed string) (Figure, error) {
 	if printed == "" {
 		return Figure{}, nil
@@ -314,12 +335,22 @@ func parseFigure(printed string) (Figure, error) {
 	if strings.TrimSpace(printed) != printed || strings.ContainsAny(printed, "eE+-_xX") {
 		return Figure{}, fmt.Errorf("%q is not a plain decimal number", printed)
 	}
-	v, err := strconv.ParseFloat(printed, 64)
+	digits := printed
+	if strings.Contains(printed, ",") {
+		if !thousandsGrouped.MatchString(printed) {
+			return Figure{}, fmt.Errorf("%q is not a plain decimal number (commas must group thousands)", printed)
+		}
+		digits = strings.ReplaceAll(printed, ",", "")
+	}
+	v, err := strconv.ParseFloat(digits, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return Figure{}, fmt.Errorf("%q is not a plain decimal number", printed)
 	}
 	return Figure{Printed: printed, Value: &v}, nil
 }
+
+// thousandsGrouped is a number printed with comma thousands separators: "12,132", "1,234.5".
+var thousandsGrouped = regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$`)
 
 // DDWithoutSync reports whether the row's dd figures were taken without conv=fsync or a sync,
 // so they include the page cache: Method says "no sync" for such rows (SOURCES.md).

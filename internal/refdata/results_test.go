@@ -12,8 +12,8 @@ func TestLoadKeepsEveryRow(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	if len(results) != 121 {
-		t.Fatalf("Load returned %d rows, SOURCES.md says 121", len(results))
+	if len(results) != 242 {
+		t.Fatalf("Load returned %d rows, SOURCES.md says 242", len(results))
 	}
 	// Count lines independently of encoding/csv: no field of this file spans lines, so every
 	// non-empty line after the header is one row.
@@ -218,9 +218,13 @@ func TestPrintedAndValueAgree(t *testing.T) {
 		t.Fatalf("Load: %v", err)
 	}
 	for _, r := range results {
-		for _, f := range []Figure{r.CapacityGB, r.HdparmReadMBps, r.DDWriteMBps, r.Rand4kReadMBps,
-			r.Rand4kWriteMBps, r.Rand4kReadKBpsIozone, r.Rand4kWriteKBpsIozone,
-			r.Seq4kReadKBpsIozone, r.Seq4kWriteKBpsIozone, r.Seq4kRewriteKBpsIozone} {
+		var figs []Figure
+		for _, c := range columns {
+			if c.fig != nil {
+				figs = append(figs, *c.fig(&r))
+			}
+		}
+		for _, f := range figs {
 			if (f.Printed == "") != (f.Value == nil) {
 				t.Errorf("row %d: printed %q but value %v", r.Row, f.Printed, f.Value)
 			}
@@ -271,6 +275,9 @@ func TestParseRejectsBadFiles(t *testing.T) {
 		{"bad bus mode", withCol("sd_bus_mode", "UHS-I"), "sd_bus_mode"},
 		{"bad iozone unit", withCol("iozone_unit_printed", "kB/s"), "iozone_unit_printed"},
 		{"bad divisor", withCol("iozone_kb_divisor", "1000"), "not 1024"},
+		{"comma not grouping thousands", withCol("fio_rand4k_read_kbps", `"15,1985"`), "commas must group thousands"},
+		{"leading comma", withCol("pibenchmarks_score", `",123"`), "commas must group thousands"},
+		{"decimal comma", withCol("dd_write_mbps", `"1,5"`), "commas must group thousands"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -282,6 +289,14 @@ func TestParseRejectsBadFiles(t *testing.T) {
 	}
 	if _, err := parse(strings.NewReader(header + row())); err != nil {
 		t.Fatalf("a good row failed: %v", err)
+	}
+	// Thousands separators are kept as printed and read without the commas.
+	got, err := parse(strings.NewReader(withCol("pibenchmarks_score", `"16,407"`)))
+	if err != nil {
+		t.Fatalf("a score printed with a thousands separator failed: %v", err)
+	}
+	if f := got[0].PiBenchmarksScore; f.Printed != "16,407" || f.Value == nil || *f.Value != 16407 {
+		t.Errorf("score = %q (%v), want printed 16,407 and value 16407", f.Printed, f.Value)
 	}
 }
 
@@ -369,6 +384,85 @@ func TestFiguresListsEveryPrintedFigure(t *testing.T) {
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("Figures %s = %q, want %q", k, got[k], v)
+		}
+	}
+}
+
+// TestSpotChecksContinued compares rows added in the second round of issue 16 with their
+// documents; each expected figure was read again in the document named in the comment.
+func TestSpotChecksContinued(t *testing.T) {
+	results, err := Load()
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	tests := []struct {
+		row    int
+		source string
+		check  func(r Result) map[string][2]string // name -> {got, want}
+	}{
+		// pxpunx/raspberry-pi compute-blade/cm4/nvme/wd_sn520_256.md: the PiBenchmarks table, then
+		// the raw disk-benchmark.sh output (fio "READ: bw=397MiB/s (416MB/s)", iozone rows
+		// "102400 1024 379827 388069 372117 383582" and "102400 4 57643 93344 39096 89859").
+		{165, "pxpunx-compute-blade-cm4", func(r Result) map[string][2]string {
+			return map[string][2]string{"hdparm": {r.HdparmDirectReadMBps.Printed, "360.64"}, "fio read iops": {r.FioRand4kReadIOPS.Printed, "41626"},
+				"iozone rand write": {r.Rand4kWriteKBpsIozone.Printed, "81949"}, "score": {r.PiBenchmarksScore.Printed, "15194"},
+				"board": {r.Board, "Raspberry Pi Compute Module 4"}, "gen": {r.PCIeGen, "2"}, "date": {r.SourceDate, "2023-03-05"}}
+		}},
+		{166, "pxpunx-compute-blade-cm4", func(r Result) map[string][2]string {
+			return map[string][2]string{"fio": {r.FioSeq1MReadMBps.Printed, "416"}, "1M write": {r.Seq1MWriteKBpsIozone.Printed, "379827"},
+				"1M rewrite": {r.Seq1MRewriteKBpsIozone.Printed, "388069"}, "1M rand read": {r.Rand1MReadKBpsIozone.Printed, "372117"},
+				"1M rand write": {r.Rand1MWriteKBpsIozone.Printed, "383582"}, "4k write": {r.Seq4kWriteKBpsIozone.Printed, "57643"},
+				"4k rewrite": {r.Seq4kRewriteKBpsIozone.Printed, "93344"}, "4k rand read": {r.Rand4kReadKBpsIozone.Printed, "39096"},
+				"4k rand write": {r.Rand4kWriteKBpsIozone.Printed, "89859"}, "no score": {r.PiBenchmarksScore.Printed, ""}}
+		}},
+		// teamgroup_mp33_256.md prints thousands separators, and "15,1985 KB/s" (left empty).
+		{151, "pxpunx-compute-blade-cm4", func(r Result) map[string][2]string {
+			return map[string][2]string{"score": {r.PiBenchmarksScore.Printed, "14,386"}, "fio read iops": {r.FioRand4kReadIOPS.Printed, "37,996"},
+				"bad cell": {r.FioRand4kReadKBps.Printed, ""}, "noted": {fmt.Sprint(strings.Contains(r.Notes, "'15,1985 KB/s'")), "true"}}
+		}},
+		// xerxes-pi/cm4/nvme/intel_optane_m10_32.md: the disk-benchmark.sh table.
+		{171, "pxpunx-xerxes-pi-cm4", func(r Result) map[string][2]string {
+			return map[string][2]string{"4k read": {r.Rand4kReadMBps.Printed, "124.06"}, "1M seq write": {r.IozoneSeq1MWriteMBps.Printed, "323.23"},
+				"divisor": {r.IozoneKBDivisor, "1024"}}
+		}},
+		{172, "pxpunx-xerxes-pi-cm4", func(r Result) map[string][2]string {
+			return map[string][2]string{"score": {r.PiBenchmarksScore.Printed, "26352"}, "no dd": {r.DDWriteMBps.Printed, ""}}
+		}},
+		// Pineboards nvme-compatibility-list.md: "|Lexar NM620|444 MB/s|849.2 MB/s|44,542|".
+		{220, "pineboards-nvme-compatibility", func(r Result) map[string][2]string {
+			return map[string][2]string{"dd": {r.DDWriteMBps.Printed, "444"}, "hdparm": {r.HdparmDirectReadMBps.Printed, "849.2"},
+				"score": {r.PiBenchmarksScore.Printed, "44,542"}, "implied": {fmt.Sprint(r.BoardImplied), "true"}, "board": {r.Board, "Raspberry Pi 5"}}
+		}},
+		// compute_blade_pcie3.mdx: "| 2.0 x 1 | 2.4 GHz | 910 MHz | [40,799](…100326/) |".
+		{226, "compute-blade-cm5-pcie3", func(r Result) map[string][2]string {
+			return map[string][2]string{"score": {r.PiBenchmarksScore.Printed, "40,799"}, "gen": {r.PCIeGen, "2"},
+				"board": {r.Board, "Raspberry Pi Compute Module 5"}, "overclocked": {fmt.Sprint(r.Overclocked), "false"}}
+		}},
+		// sd-cards/about.adoc: "5,000 IOPS on Raspberry Pi 5 (SDR104)", "2,000 IOPS on Raspberry Pi 5 (SDR104)".
+		{231, "rpi-docs-sd-cards", func(r Result) map[string][2]string {
+			return map[string][2]string{"read": {r.MakerRand4kReadIOPS.Printed, "5,000"}, "write": {r.MakerRand4kWriteIOPS.Printed, "2,000"},
+				"mode": {r.SDBusMode, "SDR104"}, "board": {r.Board, "Raspberry Pi 5"}}
+		}},
+		// turing-pi-cluster#11: "| Pi 4 Kingston USB 3.0 SSD w/ UASP | 20.59 MB/sec | 28.54 MB/sec |".
+		{240, "turing-pi-cluster-11", func(r Result) map[string][2]string {
+			return map[string][2]string{"read": {r.Rand4kReadMBps.Printed, "20.59"}, "write": {r.Rand4kWriteMBps.Printed, "28.54"},
+				"class": {r.StorageClass, "usb-ssd"}, "board": {r.Board, "Raspberry Pi 4 Model B"}}
+		}},
+		// TheRemote/PiBenchmarks#34: "Timing buffered disk reads: 1090 MB in  3.01 seconds = 362.52 MB/sec".
+		{242, "pibenchmarks-34", func(r Result) map[string][2]string {
+			return map[string][2]string{"hdparm": {r.HdparmReadMBps.Printed, "362.52"}, "class": {r.StorageClass, "usb-ssd"}, "board": {r.Board, "Raspberry Pi 5"}}
+		}},
+	}
+	for _, tt := range tests {
+		r := results[tt.row-1]
+		if r.SourceID != tt.source {
+			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
+			continue
+		}
+		for name, gw := range tt.check(r) {
+			if gw[0] != gw[1] {
+				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
+			}
 		}
 	}
 }

@@ -125,6 +125,58 @@ var sources = []Source{
 		Date: "2023-04-11", Rows: 1,
 		About: "GitHub issue; a disk-benchmark.sh-style table from a custom CM4 carrier board",
 	},
+	{
+		ID: "pxpunx-compute-blade-cm4", Rows: 45,
+		URL:   "https://github.com/pxpunx/raspberry-pi/tree/main/compute-blade/cm4/nvme",
+		Date:  "2023-02-19",
+		About: "GitHub repository pages, one per NVMe SSD on a CM4 in the Compute Blade RC2: PiBenchmarks summary and raw disk-benchmark.sh output",
+	},
+	{
+		ID: "pxpunx-xerxes-pi-cm4", Rows: 46,
+		URL:   "https://github.com/pxpunx/raspberry-pi/tree/main/xerxes-pi/cm4/nvme",
+		Date:  "2026-06-27",
+		About: "GitHub repository pages, one per NVMe SSD on a CM4 in the Xerxes Pi Rev2: disk-benchmark.sh table and PiBenchmarks score",
+	},
+	{
+		ID: "pineboards-nvme-compatibility", Title: "NVMe compatibility list", Rows: 13,
+		URL:   "https://github.com/Pineboards/pineboards-docs.github.io/blob/main/nvme-compatibility-list.md",
+		Date:  "2023-12-11",
+		About: "Pineberry Pi documentation page; PiBenchmarks dd write, hdparm and score of 13 NVMe SSDs on their Pi 5 HatDrive! boards",
+	},
+	{
+		ID: "compute-blade-cm5-pcie3", Title: "Using PCIe 3.0 on Compute Blade", Rows: 4,
+		URL:   "https://github.com/uptime-industries/compute-blade/blob/main/docs/blog/2024/12/23/compute_blade_pcie3.mdx",
+		Date:  "2024-12-23",
+		About: "Compute Blade blog post; PiBenchmarks scores of one NVMe SSD on a CM5 at PCIe Gen 2 and Gen 3",
+	},
+	{
+		ID: "rpi-docs-sd-cards", Title: "Raspberry Pi SD Cards", Rows: 2,
+		URL:   "https://www.raspberrypi.com/documentation/accessories/sd-cards.html",
+		About: "Raspberry Pi documentation; the maker's 4KB random IOPS of its SD card on a Pi 4 (DDR50) and a Pi 5 (SDR104)",
+	},
+	{
+		ID: "rpi-docs-ssds", Title: "Raspberry Pi SSDs", Rows: 3,
+		URL:   "https://www.raspberrypi.com/documentation/accessories/ssds.html",
+		About: "Raspberry Pi documentation; the maker's 4kB random IOPS of its 256GB, 512GB and 1TB NVMe SSDs",
+	},
+	{
+		ID: "turing-pi-cluster-11", Title: "Benchmarks on the Turing Pi Cluster", Rows: 6,
+		URL:   "https://github.com/geerlingguy/turing-pi-cluster/issues/11",
+		Date:  "2020-05-26",
+		About: "GitHub issue description; iozone 4K random read/write of eMMC, microSD and USB SSDs on a CM3+ and a Pi 4",
+	},
+	{
+		ID: "raspiblitz-4359", Title: "[RPi5] Support Pimoroni NVMe Base", Rows: 1,
+		URL:   "https://github.com/raspiblitz/raspiblitz/issues/4359",
+		Date:  "2024-01-11",
+		About: "GitHub issue comment; hdparm --direct of an NVMe SSD on a Pi 5 at PCIe Gen 3",
+	},
+	{
+		ID: "pibenchmarks-34", Title: "Crashes Pi5", Rows: 1,
+		URL:   "https://github.com/TheRemote/PiBenchmarks/issues/34",
+		Date:  "2023-12-23",
+		About: "GitHub issue; hdparm -t of an M.2 SSD in a USB caddy on a Pi 5 (the drive is not named)",
+	},
 }
 
 // Sources returns every source document, including those that contributed no rows.

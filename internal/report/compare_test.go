@@ -141,6 +141,25 @@ func TestComparisonScopes(t *testing.T) {
 			t.Errorf("row %d (%s, %s) compared with a Pi 4 NVMe run", row.Row, row.Board, row.StorageClass)
 		}
 	}
+	// Rows with no figure the comparison can use (a maker's IOPS, a score alone) are not
+	// counted as peers: the Pi 4 microSD set has no rpi-docs-sd-cards row.
+	for _, row := range comparablePublished(sampleRun(), pub).Rows {
+		if !hasPubColumnFigure(row) || row.SourceID == "rpi-docs-sd-cards" {
+			t.Errorf("row %d (%s) has no comparable figure but is a peer", row.Row, row.SourceID)
+		}
+	}
+	// A USB SSD whose bridge is unknown meets the published USB SSDs whose bridge is unknown
+	// too (turing-pi-cluster-11's Kingston USB 3.0 SSD rows on a Pi 4).
+	r = sampleRun()
+	r.Device.Class = probe.ClassUSBSSD
+	r.USB = nil
+	found := false
+	for _, row := range comparablePublished(r, pub).Rows {
+		found = found || row.StorageClass == "usb-ssd"
+	}
+	if !found {
+		t.Error("no usb-ssd rows for a Pi 4 USB SSD run with an unknown bridge")
+	}
 }
 
 func TestCompareGolden(t *testing.T) {

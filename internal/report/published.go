@@ -206,7 +206,9 @@ func storageClasses(r *record.Run) []string {
 				return []string{"usb-ssd-sata", "msata-usb"}
 			}
 		}
-		return []string{"usb-ssd-sata", "usb-ssd-nvme", "msata-usb"}
+		// Bridge unknown: every USB SSD class, with the published rows whose source did not
+		// state the bridge either (refdata's usb-ssd).
+		return []string{"usb-ssd-sata", "usb-ssd-nvme", "msata-usb", "usb-ssd"}
 	}
 	return nil
 }
@@ -240,7 +242,9 @@ func (p peerSet) SourceIDs() []string {
 	return out
 }
 
-// comparablePublished keeps the published rows of the run's board family and storage class.
+// comparablePublished keeps the published rows of the run's board family and storage class
+// that print at least one figure of pubColumns (a row with only, say, a maker's IOPS or a
+// PiBenchmarks score has nothing to set beside the run).
 func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
 	ps := peerSet{Classes: storageClasses(r)}
 	if r.Host != nil {
@@ -250,7 +254,7 @@ func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
 		return ps
 	}
 	for _, p := range published {
-		if publishedBoardFamily(p) != ps.Family {
+		if publishedBoardFamily(p) != ps.Family || !hasPubColumnFigure(p) {
 			continue
 		}
 		for _, c := range ps.Classes {
@@ -261,6 +265,16 @@ func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
 		}
 	}
 	return ps
+}
+
+// hasPubColumnFigure reports whether the row prints a figure in one of pubColumns.
+func hasPubColumnFigure(p refdata.Result) bool {
+	for _, col := range pubColumns {
+		if col.get(p).Value != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // pubFigure is one published column set against the run.
