@@ -28,19 +28,20 @@ type Board struct {
 // follow raspberrypi.com's product pages ("Raspberry Pi 4 Model B", "Raspberry Pi 5",
 // "Raspberry Pi Compute Module 4"). Every board a CSV row names must be here.
 var boards = []Board{
-	{"Raspberry Pi 5", FamilyPi5},                 // raspberrypi.com/products/raspberry-pi-5
-	{"Raspberry Pi 500", FamilyPi5},               // raspberrypi.com/products/raspberry-pi-500 (BCM2712)
-	{"Raspberry Pi Compute Module 5", FamilyPi5},  // raspberrypi.com/products/compute-module-5 (BCM2712)
-	{"Raspberry Pi 4 Model B", FamilyPi4},         // raspberrypi.com/products/raspberry-pi-4-model-b
-	{"Raspberry Pi 400", FamilyPi4},               // raspberrypi.com/products/raspberry-pi-400 (BCM2711)
-	{"Raspberry Pi Compute Module 4", FamilyPi4},  // raspberrypi.com/products/compute-module-4 (BCM2711)
-	{"Raspberry Pi 3 Model B+", FamilyPi3},        // raspberrypi.com/products/raspberry-pi-3-model-b-plus
-	{"Raspberry Pi 3 Model B", FamilyPi3},         // raspberrypi.com/products/raspberry-pi-3-model-b
-	{"Raspberry Pi Compute Module 3+", FamilyPi3}, // raspberrypi.com/products/compute-module-3-plus (BCM2837B0)
-	{"Raspberry Pi Zero 2 W", FamilyPiZero21},     // raspberrypi.com/products/raspberry-pi-zero-2-w
-	{"Raspberry Pi 2 Model B", FamilyPiZero21},    // raspberrypi.com/products/raspberry-pi-2-model-b
-	{"Raspberry Pi 1 Model B", FamilyPiZero21},    // the first Raspberry Pi (2012), later called Raspberry Pi 1
-	{"PC (x86)", FamilyPC},                        // a desktop or laptop x86 PC its source does not name
+	{"Raspberry Pi 5", FamilyPi5},                  // raspberrypi.com/products/raspberry-pi-5
+	{"Raspberry Pi 500", FamilyPi5},                // raspberrypi.com/products/raspberry-pi-500 (BCM2712)
+	{"Raspberry Pi Compute Module 5", FamilyPi5},   // raspberrypi.com/products/compute-module-5 (BCM2712)
+	{"Raspberry Pi 4 Model B", FamilyPi4},          // raspberrypi.com/products/raspberry-pi-4-model-b
+	{"Raspberry Pi 400", FamilyPi4},                // raspberrypi.com/products/raspberry-pi-400 (BCM2711)
+	{"Raspberry Pi Compute Module 4", FamilyPi4},   // raspberrypi.com/products/compute-module-4 (BCM2711)
+	{"Raspberry Pi 3 Model B+", FamilyPi3},         // raspberrypi.com/products/raspberry-pi-3-model-b-plus
+	{"Raspberry Pi 3 Model B", FamilyPi3},          // raspberrypi.com/products/raspberry-pi-3-model-b
+	{"Raspberry Pi Compute Module 3+", FamilyPi3},  // raspberrypi.com/products/compute-module-3-plus (BCM2837B0)
+	{"Raspberry Pi Zero 2 W", FamilyPiZero21},      // raspberrypi.com/products/raspberry-pi-zero-2-w
+	{"Raspberry Pi 2 Model B", FamilyPiZero21},     // raspberrypi.com/products/raspberry-pi-2-model-b
+	{"Raspberry Pi 1 Model B", FamilyPiZero21},     // the first Raspberry Pi (2012), later called Raspberry Pi 1
+	{"SiFive HiFive Premier P550", FamilyOtherSBC}, // sifive.com/boards/hifive-premier-p550 (ESWIN EIC7700X, RISC-V)
+	{"PC (x86)", FamilyPC},                         // a desktop or laptop x86 PC its source does not name
 }
 
 // aliases maps wordings the sources use for a board (compared without case) to its canonical
@@ -69,6 +70,7 @@ var aliases = map[string]string{
 	"pi 4":                               "Raspberry Pi 4 Model B",         // turing-pi-cluster-11: table rows "Pi 4 microSD - …" (2020, before the Pi 400)
 	"rpi5 8gb":                           "Raspberry Pi 5",                 // raspiblitz-4359: "on a test rpi5 8GB"
 	"raspberry pi 5 model b rev 1.0":     "Raspberry Pi 5",                 // pibenchmarks-34: Storage.sh's "Model: Raspberry Pi 5 Model B Rev 1.0"
+	"hifive premier p550":                "SiFive HiFive Premier P550",     // geerling-2025-p550: "SiFive\'s HiFive Premier P550 is a strange, powerful RISC-V board"
 }
 
 // Boards returns the canonical boards.

@@ -12,8 +12,8 @@ func TestLoadKeepsEveryRow(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	if len(results) != 242 {
-		t.Fatalf("Load returned %d rows, SOURCES.md says 242", len(results))
+	if len(results) != 244 {
+		t.Fatalf("Load returned %d rows, SOURCES.md says 244", len(results))
 	}
 	// Count lines independently of encoding/csv: no field of this file spans lines, so every
 	// non-empty line after the header is one row.
@@ -447,6 +447,14 @@ func TestSpotChecksContinued(t *testing.T) {
 		{240, "turing-pi-cluster-11", func(r Result) map[string][2]string {
 			return map[string][2]string{"read": {r.Rand4kReadMBps.Printed, "20.59"}, "write": {r.Rand4kWriteMBps.Printed, "28.54"},
 				"class": {r.StorageClass, "usb-ssd"}, "board": {r.Board, "Raspberry Pi 4 Model B"}}
+		}},
+		// jeffgeerling.com P550 post: "| iozone 1M sequential write | 616.79 MB/s | 798.01 MB/s |", x1 then x4.
+		{243, "geerling-2025-p550", func(r Result) map[string][2]string {
+			return map[string][2]string{"1M seq write": {r.IozoneSeq1MWriteMBps.Printed, "616.79"}, "4k read": {r.Rand4kReadMBps.Printed, "45.00"},
+				"gen": {r.PCIeGen, ""}, "board": {r.Board, "SiFive HiFive Premier P550"}}
+		}},
+		{244, "geerling-2025-p550", func(r Result) map[string][2]string {
+			return map[string][2]string{"1M seq write": {r.IozoneSeq1MWriteMBps.Printed, "798.01"}, "gen": {r.PCIeGen, "3"}}
 		}},
 		// TheRemote/PiBenchmarks#34: "Timing buffered disk reads: 1090 MB in  3.01 seconds = 362.52 MB/sec".
 		{242, "pibenchmarks-34", func(r Result) map[string][2]string {

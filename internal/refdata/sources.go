@@ -177,6 +177,12 @@ var sources = []Source{
 		Date:  "2023-12-23",
 		About: "GitHub issue; hdparm -t of an M.2 SSD in a USB caddy on a Pi 5 (the drive is not named)",
 	},
+	{
+		ID: "geerling-2025-p550", Title: "SiFive's HiFive Premier P550 is a strange, powerful RISC-V board", Rows: 2,
+		URL:   "https://www.jeffgeerling.com/blog/2025/sifives-hifive-premier-p550-strange-powerful-risc-v-board",
+		Date:  "2025-02-21",
+		About: "blog post; a disk-benchmark.sh-style table of one NVMe SSD at PCIe x1 and x4 on a RISC-V board",
+	},
 }
 
 // Sources returns every source document, including those that contributed no rows.
