@@ -16,6 +16,11 @@ func addDBFlag(cmd *cobra.Command, dsn *string) {
 
 // openStore opens the results database named by dsn, or the default one.
 func openStore(ctx context.Context, dsn string) (*store.Store, error) {
+	return openStoreWith(ctx, dsn, store.Options{})
+}
+
+// openStoreWith is openStore with bounds on connections and caches (a server's).
+func openStoreWith(ctx context.Context, dsn string, o store.Options) (*store.Store, error) {
 	if dsn == "" {
 		p, err := store.DefaultPath()
 		if err != nil {
@@ -23,7 +28,7 @@ func openStore(ctx context.Context, dsn string) (*store.Store, error) {
 		}
 		dsn = p
 	}
-	st, err := store.Open(ctx, dsn)
+	st, err := store.OpenWith(ctx, dsn, o)
 	if err != nil {
 		return nil, fmt.Errorf("opening the results database: %w", err)
 	}

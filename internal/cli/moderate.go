@@ -27,7 +27,6 @@ other, an impossible date) is stored but not listed: no list, count, median, ran
 includes it. hide takes any result out the same way; approve lists a doubted one anyway; unhide
 returns a result to the server's own verdict. A running server notices within a second.`,
 	}
-	cmd.PersistentFlags().StringVar(&dsn, "db", "", "the results server's database: sqlite:PATH, a file path, or postgres://… (default: the local results database)")
 
 	var asJSON bool
 	var limit int
@@ -119,10 +118,14 @@ returns a result to the server's own verdict. A running server notices within a 
 			},
 		}
 	}
-	cmd.AddCommand(flagged,
+	subs := []*cobra.Command{flagged,
 		set("hide", "Take a result out of every list, ranking and page (its pages answer 410)", store.ModerationHidden, "hidden"),
 		set("unhide", "Return a result to the server's own verdict (listed unless doubted)", store.ModerationAuto, "back to the server's verdict"),
-		set("approve", "List a result the server doubts anyway", store.ModerationApproved, "approved"))
+		set("approve", "List a result the server doubts anyway", store.ModerationApproved, "approved")}
+	for _, sub := range subs {
+		addDBFlag(sub, &dsn) // the same --db as iomark serve's
+		cmd.AddCommand(sub)
+	}
 	return cmd
 }
 

@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/iomark/iomark/internal/server"
-	"github.com/iomark/iomark/internal/store"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd) }
@@ -34,13 +33,6 @@ Results are kept in a SQLite file (the default) or a PostgreSQL database (--db p
 the published reference results are added at start, marked with their sources.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if db == "" {
-				p, err := store.DefaultPath()
-				if err != nil {
-					return withExit(exitFailure, err)
-				}
-				db = "sqlite:" + p
-			}
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return usageError("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 or :8080", addr)
 			}
@@ -57,7 +49,7 @@ the published reference results are added at start, marked with their sources.`,
 			return serve(ctx, cmd, db, addr, baseURL, memoryMiB<<20)
 		},
 	}
-	cmd.Flags().StringVar(&db, "db", "", "results database: sqlite:PATH or postgres://… (default: the local results database)")
+	addDBFlag(cmd, &db)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on; :8080 listens on every interface")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "public URL of the site for permalinks, e.g. https://results.example (default: the address it listens on)")
 	cmd.Flags().Int64Var(&memoryMiB, "memory", server.DefaultMemoryMiB, "memory budget of the server process in MiB: SQLite's page caches get a quarter, kept rankings an eighth, and the Go runtime is told the rest")
@@ -68,7 +60,7 @@ func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string, me
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	plan := server.PlanMemory(memoryBytes)
 	debug.SetMemoryLimit(plan.GoLimitBytes)
-	st, err := store.OpenWith(ctx, db, plan.Store)
+	st, err := openStoreWith(ctx, db, plan.Store)
 	if err != nil {
 		return withExit(exitFailure, err)
 	}

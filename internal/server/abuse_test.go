@@ -16,8 +16,8 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
-// upload sends a record to srv from a client address, straight through ServeHTTP.
-func upload(srv *Server, from string, body []byte) *httptest.ResponseRecorder {
+// uploadFrom sends a record to srv from a client address, straight through ServeHTTP.
+func uploadFrom(srv *Server, from string, body []byte) *httptest.ResponseRecorder {
 	req := httptest.NewRequest("POST", "/api/v1/results", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.RemoteAddr = from
@@ -36,7 +36,7 @@ func testAbusePrefixes(t *testing.T, dsn string) {
 	send := func(from string) int {
 		n++
 		r := sampleRecord(fmt.Sprintf("abuse-%05d", n), "A", "B", "Pi", 20)
-		w := upload(srv, from, encode(t, r))
+		w := uploadFrom(srv, from, encode(t, r))
 		if w.Code == http.StatusTooManyRequests {
 			var e apiError
 			if json.Unmarshal(w.Body.Bytes(), &e) != nil || e.Error == "" || w.Header().Get("Retry-After") == "" {

@@ -15,7 +15,7 @@
 // from its class and link chain with probe's linkdb tables, scores recomputed with the
 // profile's formula; doubted results are stored but not listed), abuse control (ratelimit.go:
 // per address, per /24 or /64 and global; gate.go: requests in flight), bounded memory
-// (budget.go, cache.go) and the client side of uploading (Submit). It must not measure or probe,
+// (budget.go, cache.go); the client side of uploading is internal/upload's. It must not measure or probe,
 // nor change a record's figures: a record is stored as the record.Run it decodes to, with the
 // server's scores, and shown as reported. Every SQL statement lives in internal/store.
 package server

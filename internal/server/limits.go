@@ -197,4 +197,6 @@ var uploadLimits = map[string]limit{
 	"sensors[].drive_temp_c": tempC,
 	"sensors[].throttled":    text(16),
 	"warnings":               items(maxFindings),
+	"warnings[]":             {alsoText: true, description: "{code, message}; schema 1 records carry bare sentences"},
+	"warnings[].code":        text(64),
 }

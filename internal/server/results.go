@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -66,7 +67,7 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 	// are the server's, and so is the verdict on the figures (plausible.go).
 	run.Scores = serverScores(run)
 	doubted := doubts(run, store.SourceSubmitted, s.opts.now())
-	row, tests, err := run.StoreRow(store.SourceSubmitted)
+	row, tests, err := runstore.Row(run, store.SourceSubmitted)
 	if err != nil {
 		s.internal(w, r, err)
 		return

@@ -76,6 +76,9 @@ type limit struct {
 	enum        []any   // the only values allowed
 	required    bool    // must be present in its object
 	description string
+	// alsoText: an object that may also be given as a bare string (a type whose UnmarshalJSON
+	// takes both, e.g. a schema 1 warning).
+	alsoText bool
 }
 
 // schemaBuilder turns Go types into schemas, as encoding/json would marshal them.
@@ -130,6 +133,9 @@ func (b *schemaBuilder) schemaOf(t reflect.Type, path string, omitempty bool) *S
 			b.comps[name] = b.object(t, path)
 		}
 		s = &Schema{Ref: refPrefix + name}
+		if b.upload && hasLim && lim.alsoText {
+			return &Schema{AnyOf: []*Schema{s, {Type: "string", MaxLength: intp(maxText)}}}
+		}
 		if nullable {
 			return &Schema{AnyOf: []*Schema{s, {Type: "null"}}}
 		}

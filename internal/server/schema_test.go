@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -87,6 +88,7 @@ func sampleBody(t *testing.T, change func(m map[string]any)) []byte {
 }
 
 func TestCheckUpload(t *testing.T) {
+	schemaV := fmt.Sprintf(`"schema_version":%d`, record.SchemaVersion)
 	test0 := func(m map[string]any) map[string]any { return m["tests"].([]any)[0].(map[string]any) }
 	for _, c := range []struct {
 		name   string
@@ -101,9 +103,9 @@ func TestCheckUpload(t *testing.T) {
 		{"unknown nested field", sampleBody(t, func(m map[string]any) { m["host"].(map[string]any)["hostname"] = "box" }), "host.hostname", false, "not a field"},
 		{"missing id", sampleBody(t, func(m map[string]any) { delete(m, "id") }), "id", false, "missing"},
 		{"reserved id", sampleBody(t, func(m map[string]any) { m["id"] = "published-geerling-1" }), "id", false, "reserved"},
-		{"schema 2", sampleBody(t, func(m map[string]any) { m["schema_version"] = 2 }), "schema_version", false, "out of range"},
-		{"schema 1.0 (a whole number)", []byte(strings.Replace(string(sampleBody(t, nil)), `"schema_version":1`, `"schema_version":1.0`, 1)), "", true, ""},
-		{"schema 1.5", []byte(strings.Replace(string(sampleBody(t, nil)), `"schema_version":1`, `"schema_version":1.5`, 1)), "schema_version", false, "whole number"},
+		{"a newer schema", sampleBody(t, func(m map[string]any) { m["schema_version"] = record.SchemaVersion + 1 }), "schema_version", false, "out of range"},
+		{"schema version written 2.0 (a whole number)", []byte(strings.Replace(string(sampleBody(t, nil)), schemaV, schemaV+".0", 1)), "", true, ""},
+		{"schema version 2.5", []byte(strings.Replace(string(sampleBody(t, nil)), schemaV, schemaV+".5", 1)), "schema_version", false, "whole number"},
 		{"a huge whole number", sampleBody(t, func(m map[string]any) { test0(m)["bytes"] = json.Number("1000000000000000001") }), "tests[0].bytes", false, "out of range"},
 		{"negative CPUs", sampleBody(t, func(m map[string]any) { m["host"].(map[string]any)["cpus"] = -1 }), "host.cpus", false, "out of range"},
 		{"price -1e308", sampleBody(t, func(m map[string]any) { m["price_usd"] = -1e308 }), "price_usd", false, "out of range"},
@@ -168,4 +170,37 @@ func FuzzCheckUpload(f *testing.F) {
 			t.Errorf("writing %q again changed its value: %q", body, normal)
 		}
 	})
+}
+
+// TestSchemaOneRecordsStillAccepted: a record as iomark made them before warnings had codes
+// (schema 1, warnings as bare sentences) is accepted, and its result page shows the
+// sentences; a schema 2 record's warnings show their message.
+func TestSchemaOneRecordsStillAccepted(t *testing.T) {
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	var v1 map[string]any
+	if err := json.Unmarshal(encode(t, sampleRecord("v1", "SanDisk", "Ultra", "Pi 4", 40)), &v1); err != nil {
+		t.Fatal(err)
+	}
+	v1["schema_version"] = 1
+	v1["warnings"] = []string{"seq-read-1m: measured 2 times (wanted at least 3) within its 11s budget"}
+	body, _ := json.Marshal(v1)
+	if code, out := ts.post(t, body); code != 201 {
+		t.Fatalf("schema 1 record: %d %v", code, out)
+	}
+	v2 := sampleRecord("v2", "SanDisk", "Ultra", "Pi 4", 40)
+	v2.Warnings = []record.Warning{{Code: "few-runs", Message: "rand-read-4k-qd1: measured 2 times (wanted at least 3)"}}
+	if code, out := ts.post(t, encode(t, v2)); code != 201 {
+		t.Fatalf("schema 2 record: %d %v", code, out)
+	}
+	for id, want := range map[string]string{"v1": "measured 2 times (wanted at least 3) within its 11s budget", "v2": "rand-read-4k-qd1: measured 2 times"} {
+		code, page := ts.get(t, "/result/"+id)
+		if code != 200 || !strings.Contains(page, want) || strings.Contains(page, "{few-runs") {
+			t.Errorf("result page of %s (%d) lacks the warning %q", id, code, want)
+		}
+	}
+	v3 := sampleRecord("v3", "SanDisk", "Ultra", "Pi 4", 40)
+	v3.SchemaVersion = record.SchemaVersion + 1
+	if code, _ := ts.post(t, encode(t, v3)); code != 400 {
+		t.Errorf("a schema newer than the server knows: %d, want 400", code)
+	}
 }
