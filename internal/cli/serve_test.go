@@ -32,8 +32,9 @@ func TestServeAndSubmitEndToEnd(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "server.db")
 	go func() { done <- serve(ctx, cmd, db, "127.0.0.1:0", "", 256<<20); pw.Close() }()
 	lines := bufio.NewScanner(pr)
-	base := ""
+	base, warned := "", false
 	for lines.Scan() {
+		warned = warned || strings.Contains(lines.Text(), "--base-url is not set")
 		if _, after, ok := strings.Cut(lines.Text(), "serving results on "); ok {
 			base, _, _ = strings.Cut(after, " ")
 			break
@@ -41,6 +42,9 @@ func TestServeAndSubmitEndToEnd(t *testing.T) {
 	}
 	if base == "" {
 		t.Fatalf("serve did not say where it listens: %v", <-done)
+	}
+	if !warned {
+		t.Error("serve without --base-url did not warn that permalinks name the listening address")
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 
