@@ -60,6 +60,7 @@ func TestSchemathesis(t *testing.T) {
 		"--no-color")
 	cmd.Args = append(cmd.Args, strings.Fields(os.Getenv("IOMARK_SCHEMATHESIS_ARGS"))...) // to look closer: --phases stateful --report har
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())                                   // nothing it writes outlives the test
+	cmd.Dir = t.TempDir()                                                                 // its cache (.schemathesis) goes in its working directory
 	out, err := cmd.CombinedOutput()
 	t.Logf("schemathesis:\n%s", out)
 	if err != nil {
