@@ -129,6 +129,12 @@ func describeDisk(o Options, r *Report, diskDir string) {
 				r.Device.Model = u.Drive.Model
 				r.Device.Vendor = ""
 			}
+			// The drive's own serial when the bridge passed IDENTIFY through, else the USB
+			// device's (a stick's controller is the drive).
+			r.Device.SerialHash = u.SerialHash
+			if u.Drive != nil && u.Drive.SerialHash != "" {
+				r.Device.SerialHash = u.Drive.SerialHash
+			}
 			r.Link = append(r.Link, hops...)
 			r.Link = append(r.Link, pcieHops(dirs)...)
 			break

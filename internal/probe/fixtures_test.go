@@ -177,6 +177,9 @@ func TestProbeUSBDetails(t *testing.T) {
 	if u.SerialHash == "" || strings.Contains(u.SerialHash, "123456789394") {
 		t.Errorf("serial must be hashed, got %q", u.SerialHash)
 	}
+	if r.Device.SerialHash != u.SerialHash {
+		t.Errorf("device serial hash %q, want the USB device's %q", r.Device.SerialHash, u.SerialHash)
+	}
 
 	// Pi 3 B+: USB 2 only controller, USB 2 device: no maximum claimed, port 480.
 	r, err = Probe("/media/pi/USBDATA", fixture("pi3bplus-flash-usb-storage"))
