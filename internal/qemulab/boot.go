@@ -24,8 +24,8 @@ type Options struct {
 	Console io.Writer
 }
 
-// qemuBinary is the system emulator of an architecture.
-func qemuBinary(arch string) string {
+// QEMUBinary is the system emulator of an architecture.
+func QEMUBinary(arch string) string {
 	if arch == "arm64" {
 		return "qemu-system-aarch64"
 	}
@@ -76,7 +76,7 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 	if o.Console != nil {
 		w = io.MultiWriter(&console, o.Console)
 	}
-	cmd := exec.CommandContext(ctx, qemuBinary(c.Arch), args...)
+	cmd := exec.CommandContext(ctx, QEMUBinary(c.Arch), args...)
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
@@ -88,7 +88,7 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 	case ctx.Err() == context.DeadlineExceeded:
 		return r, fmt.Errorf("%s: no end after %v (the guest hung or the machine is overloaded); console tail:\n%s", name, o.Timeout, tailLines(r.Console, 40))
 	case runErr != nil && !r.Done:
-		return r, fmt.Errorf("%s: %s %v; console tail:\n%s", name, qemuBinary(c.Arch), runErr, tailLines(r.Console, 40))
+		return r, fmt.Errorf("%s: %s %v; console tail:\n%s", name, QEMUBinary(c.Arch), runErr, tailLines(r.Console, 40))
 	case !r.Done:
 		return r, fmt.Errorf("%s: the guest stopped before its last step; console tail:\n%s", name, tailLines(r.Console, 40))
 	}

@@ -28,6 +28,8 @@ lab_dm_linear() { labctl dm create "$1" "0 $(lab_sectors "$2") linear $2 0"; }
 lab_dm_error() { labctl dm reload "$1" "0 $(lab_sectors "$(lab_dm_node "$1")") error"; }
 # lab_dm_flakey NAME DEV UP DOWN: DEV passes I/O for UP seconds then fails it for DOWN, in turn.
 lab_dm_flakey() { labctl dm create "$1" "0 $(lab_sectors "$2") flakey $2 0 $3 $4"; }
+# lab_dm_flakey_swap NAME DEV UP DOWN: swap a live device's table to flakey over DEV.
+lab_dm_flakey_swap() { labctl dm reload "$1" "0 $(lab_sectors "$2") flakey $2 0 $3 $4"; }
 # lab_dm_wrap NAME DEV FAKE_SECTORS: a fake-capacity card claiming FAKE_SECTORS whose every
 # sector past DEV's real size lands again at the start; prints its node.
 lab_dm_wrap() { labctl dm create "$1" "$(labctl wrap-table "$2" "$(lab_sectors "$2")" "$3")"; }

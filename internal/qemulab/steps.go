@@ -57,17 +57,23 @@ func WrapAroundFake(name, driveID string, fakeMiB int) string {
 }
 
 // FailingUnderJob is guest shell for "a drive fails under a running job": NAME is a linear
-// device over driveID with an ext2 filesystem mounted at /mnt/NAME; jobArgs run as `iomark
-// job --target /mnt/NAME …` in the background; after failAfterS seconds break runs (e.g.
-// `lab_dm_error NAME`), then the script waits for iomark and prints "job-exit N" and the files
-// left in /mnt/NAME after "left:".
-func FailingUnderJob(name, driveID string, failAfterS int, breakIt string, jobArgs ...string) string {
+// device over driveID ($BASE) with an ext2 filesystem mounted at /mnt/NAME; jobArgs run as
+// `iomark job --target /mnt/NAME …` in the background; after failAfterS seconds breakIt runs
+// (`lab_dm_error NAME`, `lab_dm_flakey_swap NAME $BASE 0 60`, `lab_delete_disk $BASE`), then
+// the script waits for iomark and prints "job-exit N" and the files left in /mnt/NAME after
+// "left:". With linear false the filesystem sits on the drive itself (for lab_delete_disk).
+func FailingUnderJob(name, driveID string, linear bool, failAfterS int, breakIt string, jobArgs ...string) string {
 	q := make([]string, len(jobArgs))
 	for i, a := range jobArgs {
 		q[i] = shellQuote(a)
 	}
+	dev := `DEV=$BASE`
+	if linear {
+		dev = `DEV=$(lab_dm_linear %[1]s "$BASE") || exit 1`
+	}
 	return fmt.Sprintf(`set -u
-DEV=$(lab_dm_linear %[1]s "$(lab_disk %[2]s)") || exit 1
+BASE=$(lab_disk %[2]s) || exit 1
+`+dev+`
 mke2fs -q "$DEV" >/dev/null || exit 1
 mkdir -p /mnt/%[1]s && mount -t ext2 "$DEV" /mnt/%[1]s || exit 1
 iomark job --target /mnt/%[1]s %[5]s &
@@ -79,7 +85,7 @@ echo "job-exit $?"
 echo "left: $(ls -A /mnt/%[1]s | grep -v lost+found | tr '\n' ' ')"`, name, shellQuote(driveID), failAfterS, breakIt, strings.Join(q, " "))
 }
 
-// shellQuote quotes s for sh: 'it'\''s'.
+// shellQuote quotes s for sh: 'it'\”s'.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r))
