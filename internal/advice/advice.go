@@ -42,6 +42,7 @@ type rule func(*probe.Report) []Finding
 var rules = []rule{
 	usbPortUSB2,
 	usbNoUAS,
+	usbFullSpeed,
 	partitionMisaligned,
 	mountSync,
 	fsFAT,

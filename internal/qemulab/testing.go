@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // tools the lab runs on the host, and the Debian package of each.
@@ -25,6 +27,9 @@ func Available() error {
 		if _, err := exec.LookPath(t[0]); err != nil {
 			missing = append(missing, fmt.Sprintf("%s (apt-get install %s)", t[0], t[1]))
 		}
+	}
+	if err := os.MkdirAll(CacheDir(), 0o755); err != nil || unix.Access(CacheDir(), unix.W_OK) != nil {
+		missing = append(missing, fmt.Sprintf("a writable cache directory %s (run as root, or set IOMARK_QEMU_CACHE)", CacheDir()))
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("qemu lab unavailable: missing %s", strings.Join(missing, ", "))
