@@ -225,6 +225,14 @@ func TestQ35Identity(t *testing.T) {
 	if hub.Ceiling == nil || hub.Ceiling.MBPerS > 1.5 {
 		t.Errorf("a full-speed chain's ceiling is about 1 MB/s: %+v", hub.Ceiling)
 	}
+	if !hub.hasFinding("usb-full-speed") {
+		t.Errorf("hub: a 12 Mb/s chain on xHCI must get usb-full-speed: %+v", hub.Findings)
+	}
+	for _, id := range []string{"bot", "usb2", "uas"} {
+		if d[id].hasFinding("usb-full-speed") {
+			t.Errorf("%s: usb-full-speed on a %d Mb/s link", id, d[id].USB.SpeedMbps)
+		}
+	}
 
 	sd := d["sd"]
 	checkQEMUCard(t, "sd", sd, "sdhci-pci")
@@ -304,8 +312,8 @@ func TestRaspi3BRevision(t *testing.T) {
 	for _, id := range []string{"stick", "stick2"} {
 		s := d[id]
 		checkLink(t, id, s, hopWant{"usb", 12, 0, "usb-storage"}, hopWant{"usb", 12, 0, "hub"})
-		if s.USB == nil || s.USB.PortMaxSpeedMbps != 480 {
-			t.Errorf("%s: %+v", id, s.USB)
+		if s.USB == nil || s.USB.PortMaxSpeedMbps != 480 || !s.hasFinding("usb-full-speed") {
+			t.Errorf("%s: %+v %+v", id, s.USB, s.Findings)
 		}
 	}
 	checkReplay(t, r, d)
