@@ -135,9 +135,9 @@ var Configs = []Config{
 	},
 	{
 		Name: "raspi3b", Arch: "arm64", Flavour: Stable, Machine: machinePi3, Console: "ttyAMA0",
-		DTB:     "broadcom/bcm2837-rpi-3-b.dtb",
-		Doc:     "a Raspberry Pi 3 B with an SD card on sdhost and a USB stick on dwc2, no revision in the device tree",
-		Drives:  []Drive{{ID: "sd", SizeMiB: 64, If: "sd"}, {ID: "stick", SizeMiB: 65}},
+		DTB:    "broadcom/bcm2837-rpi-3-b.dtb",
+		Doc:    "a Raspberry Pi 3 B with an SD card on sdhost and a USB stick on dwc2, no revision in the device tree",
+		Drives: []Drive{{ID: "sd", SizeMiB: 64, If: "sd"}, {ID: "stick", SizeMiB: 65}},
 		// port=1: dwc2 has one root port, and QEMU puts a full-speed hub on a bus's last free
 		// port when a device is attached without naming one (hw/usb/bus.c, usb_claim_port).
 		Devices: []string{"usb-storage,drive=stick,port=1,serial=PI0123456789,removable=on"},
