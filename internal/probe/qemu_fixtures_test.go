@@ -88,3 +88,23 @@ func TestQEMURaspi3BRevision(t *testing.T) {
 		}
 	}
 }
+
+// TestQEMUq35BOS: Debian's backports kernel (6.12) publishes bos_descriptors: the maximum
+// speed of a USB 3 device on xHCI comes from its SuperSpeed capability. QEMU's device on EHCI
+// says bcdUSB 2.00 and has no BOS: no maximum is claimed.
+func TestQEMUq35BOS(t *testing.T) {
+	const fix = "qemu-q35-bos"
+	for _, mib := range []int{67, 68} {
+		r := byCapacity(t, fix, mib)
+		if u := r.USB; u == nil || u.SpeedMbps != 5000 || u.MaxSpeedMbps != 5000 || u.MaxSpeedSource != "bos" {
+			t.Errorf("%d MiB on xHCI: %+v", mib, r.USB)
+		}
+		if !strings.HasPrefix(r.Board.Kernel, "6.12.") {
+			t.Errorf("kernel %q", r.Board.Kernel)
+		}
+	}
+	r := byCapacity(t, fix, 69)
+	if u := r.USB; u == nil || u.SpeedMbps != 480 || u.MaxSpeedMbps != 0 || u.Version != "2.00" {
+		t.Errorf("EHCI: %+v", r.USB)
+	}
+}
