@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,7 +58,9 @@ func Require(t testing.TB) {
 func BootT(t testing.TB, name string, steps ...Step) *Result {
 	t.Helper()
 	Require(t)
-	r, err := Boot(context.Background(), name, steps, Options{})
+	// Ten minutes: a boot takes 15-40 s and the throttled quick run about 100 s, but TCG on a
+	// machine shared with other work can be several times slower.
+	r, err := Boot(context.Background(), name, steps, Options{Timeout: 10 * time.Minute})
 	if err != nil {
 		t.Fatalf("boot %s: %v", name, err)
 	}
