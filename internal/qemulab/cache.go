@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // DefaultCache holds downloaded packages and unpacked kernels between runs.
@@ -78,12 +79,32 @@ func (a *apt) update(ctx context.Context) error {
 	if _, err := os.Stat(filepath.Join(a.dir, "status")); err != nil {
 		os.WriteFile(filepath.Join(a.dir, "status"), nil, 0o644)
 	}
+	if a.fresh() {
+		a.up = true
+		return nil
+	}
 	out, err := exec.CommandContext(ctx, "apt-get", append(a.opts(), "update")...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("apt-get update for the lab's package lists: %v\n%s", err, tail(out))
 	}
 	a.up = true
 	return nil
+}
+
+// fresh reports whether the lab's package lists were fetched less than a day ago (security
+// updates replace kernel packages every few weeks; a day old list still downloads).
+func (a *apt) fresh() bool {
+	ms, _ := filepath.Glob(filepath.Join(a.dir, "lists", "*_Packages*"))
+	if len(ms) < 3 {
+		return false
+	}
+	for _, m := range ms {
+		fi, err := os.Stat(m)
+		if err != nil || time.Since(fi.ModTime()) > 24*time.Hour {
+			return false
+		}
+	}
+	return true
 }
 
 // record is one package stanza of apt-cache show.
