@@ -64,8 +64,9 @@ func TestFaults(t *testing.T) {
 		Sh("wrap", WrapAroundFake("fake", "small", 64)+`
 echo "fake $FAKE $(lab_sectors $FAKE)"
 echo iomark-wrap-marker | dd of=$FAKE bs=512 count=1 conv=sync 2>/dev/null && sync
-dd if=$FAKE bs=512 skip=32768 count=1 2>/dev/null | head -c 18; echo
-lab_dm_remove fake`),
+dd if=$FAKE bs=512 skip=32768 count=1 2>/dev/null | head -c 18; echo`),
+		Sh("fake-info", `iomark info "$(lab_dm_node fake)" --json`),
+		Sh("unwrap", "lab_dm_remove fake"),
 		Sh("dm-error", FailingUnderJob("err", "base", true, 3, "lab_dm_error err", job...)),
 		Sh("dm-flakey", FailingUnderJob("flk", "flaky", true, 3, `lab_dm_flakey_swap flk "$BASE" 1 60`, job...)),
 		Sh("delete", FailingUnderJob("del", "victim", false, 3, `lab_delete_disk "$BASE"`, job...)),
@@ -78,6 +79,19 @@ lab_dm_remove fake`),
 	lines := strings.Split(strings.TrimSpace(w.Stdout), "\n")
 	if w.ExitCode != 0 || len(lines) != 2 || !strings.HasSuffix(lines[0], " 131072") || lines[1] != "iomark-wrap-marker" {
 		t.Errorf("wrap-around fake: exit %d, %q, stderr %q; want a 64 MiB device whose sector 32768 is sector 0", w.ExitCode, w.Stdout, w.Stderr)
+	}
+
+	// iomark info on the fake describes the drive it is stacked on, and says so.
+	var fake info
+	if err := r.JSON("fake-info", &fake); err != nil {
+		t.Fatal(err)
+	}
+	small, _ := r.Disk("small")
+	if fake.Device == nil || fake.Device.Name != small || fake.Device.CapacityBytes != 16<<20 || !strings.Contains(strings.Join(fake.Notes, " "), "stacked on "+small) {
+		t.Errorf("info of the fake: %+v notes %q", fake.Device, fake.Notes)
+	}
+	if o, err := r.Get("unwrap"); err != nil || o.ExitCode != 0 {
+		t.Errorf("remove the fake: %+v %v", o, err)
 	}
 
 	for _, id := range []string{"dm-error", "dm-flakey", "delete"} {
