@@ -1,6 +1,7 @@
 // Command labctl runs inside a QEMU guest of the lab (internal/qemulab): it builds
-// device-mapper devices and captures the sysfs/procfs slice iomark reads. Never run it on a
-// host: it creates and removes block devices.
+// device-mapper devices and captures the sysfs/procfs slice iomark reads. Its dm commands
+// create and remove block devices: run them only in a lab guest. capture only reads, and
+// works on any Linux machine (a real Pi) to make a fixture tree.
 //
 //	labctl dm create NAME TABLE     prints the new node (/dev/dm-N)
 //	labctl dm reload NAME TABLE     swap the table of a live device
