@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -65,34 +67,97 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	args, err := qemuArgs(ctx, c, k, initrd, work)
-	if err != nil {
-		return nil, err
+	var stalledTail string
+	for attempt := 1; ; attempt++ {
+		args, err := qemuArgs(ctx, c, k, initrd, work) // fresh drive images for each attempt
+		if err != nil {
+			return nil, err
+		}
+		r, stalled, err := runQEMU(ctx, c, args, o)
+		r.Config, r.KernelPackage = name, k.Package
+		if stalled && attempt < 2 {
+			stalledTail = tailLines(r.Console, 20)
+			continue
+		}
+		if stalledTail != "" {
+			r.Warnings = append(r.Warnings, "the first boot stalled before the guest was ready and was retried; its console tail:\n"+stalledTail)
+		}
+		return r, err
 	}
+}
+
+// readyTimeout bounds the time from starting QEMU to the guest's "@@ready" (kernel up,
+// modules loaded, drives found), 8-60 s as measured. TCG guests hang at boot now and then
+// (a raspi3b once sat silent for minutes): such a boot is killed and started once more.
+const readyTimeout = 3 * time.Minute
+
+// readyWriter keeps the console and signals when the guest says it is ready.
+type readyWriter struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	out     io.Writer
+	ready   chan struct{}
+	isReady bool
+}
+
+func (w *readyWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if !w.isReady && bytes.Contains(w.buf.Bytes(), []byte("@@ready")) {
+		w.isReady = true
+		close(w.ready)
+	}
+	if w.out != nil {
+		w.out.Write(p)
+	}
+	return len(p), nil
+}
+
+func (w *readyWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// runQEMU runs one boot; stalled says the guest never got ready within readyTimeout.
+func runQEMU(ctx context.Context, c Config, args []string, o Options) (*Result, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	var console bytes.Buffer
-	var w io.Writer = &console
-	if o.Console != nil {
-		w = io.MultiWriter(&console, o.Console)
-	}
+	w := &readyWriter{out: o.Console, ready: make(chan struct{})}
 	cmd := exec.CommandContext(ctx, QEMUBinary(c.Arch), args...)
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	runErr := cmd.Run()
-	r := parseConsole(console.String())
-	r.Config, r.Duration = name, time.Since(start)
-	r.KernelPackage = k.Package
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		return r, fmt.Errorf("%s: no end after %v (the guest hung or the machine is overloaded); console tail:\n%s", name, o.Timeout, tailLines(r.Console, 40))
-	case runErr != nil && !r.Done:
-		return r, fmt.Errorf("%s: %s %v; console tail:\n%s", name, QEMUBinary(c.Arch), runErr, tailLines(r.Console, 40))
-	case !r.Done:
-		return r, fmt.Errorf("%s: the guest stopped before its last step; console tail:\n%s", name, tailLines(r.Console, 40))
+	if err := cmd.Start(); err != nil {
+		return &Result{}, false, fmt.Errorf("%s: start %s: %v", c.Name, QEMUBinary(c.Arch), err)
 	}
-	return r, nil
+	exited := make(chan struct{})
+	var stalled atomic.Bool
+	go func() {
+		select {
+		case <-w.ready:
+		case <-exited:
+		case <-time.After(min(readyTimeout, o.Timeout)):
+			stalled.Store(true)
+			cancel()
+		}
+	}()
+	runErr := cmd.Wait()
+	close(exited)
+	r := parseConsole(w.String())
+	r.Duration = time.Since(start)
+	switch {
+	case stalled.Load():
+		return r, true, fmt.Errorf("%s: the guest was not ready after %v (TCG hang or an overloaded machine); console tail:\n%s", c.Name, readyTimeout, tailLines(r.Console, 40))
+	case ctx.Err() == context.DeadlineExceeded:
+		return r, false, fmt.Errorf("%s: no end after %v (the guest hung or the machine is overloaded); console tail:\n%s", c.Name, o.Timeout, tailLines(r.Console, 40))
+	case runErr != nil && !r.Done:
+		return r, false, fmt.Errorf("%s: %s %v; console tail:\n%s", c.Name, QEMUBinary(c.Arch), runErr, tailLines(r.Console, 40))
+	case !r.Done:
+		return r, false, fmt.Errorf("%s: the guest stopped before its last step; console tail:\n%s", c.Name, tailLines(r.Console, 40))
+	}
+	return r, false, nil
 }
 
 // sharedWorkDir keeps what every boot of this process reuses (binaries, base archives).

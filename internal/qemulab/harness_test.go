@@ -135,3 +135,25 @@ func TestShellQuote(t *testing.T) {
 		t.Error("WrapAroundFake must claim 64 MiB = 131072 sectors")
 	}
 }
+
+// TestReadyWriter: the boot watchdog sees "@@ready" even when the console delivers it in
+// pieces, and not before.
+func TestReadyWriter(t *testing.T) {
+	w := &readyWriter{ready: make(chan struct{})}
+	w.Write([]byte("@@boot 6.1 x86_64\n@@rea"))
+	select {
+	case <-w.ready:
+		t.Fatal("ready too early")
+	default:
+	}
+	w.Write([]byte("dy\n@@begin x\n"))
+	select {
+	case <-w.ready:
+	default:
+		t.Fatal("not ready after @@ready")
+	}
+	w.Write([]byte("@@ready\n")) // a second one must not close the channel twice
+	if !strings.HasSuffix(w.String(), "@@ready\n") {
+		t.Errorf("console = %q", w.String())
+	}
+}

@@ -114,17 +114,31 @@ func baseInitramfs(ctx context.Context, k *Kernel, modules []string, workDir str
 	files := map[string]string{
 		"bin/busybox": bb, "bin/iomark": filepath.Join(bins, "iomark"), "bin/labctl": filepath.Join(bins, "labctl"),
 	}
-	for _, m := range order {
-		files[filepath.Join("lib/modules", k.Version, m)] = filepath.Join(k.ModulesDir(), m)
-	}
 	for dst, src := range files {
 		if err := copyFile(src, filepath.Join(stage, dst)); err != nil {
 			return "", err
 		}
 	}
+	// busybox's insmod takes plain modules: decompress the ones this guest loads.
+	var plain []string
+	for _, m := range order {
+		src := filepath.Join(k.ModulesDir(), m)
+		m = strings.TrimSuffix(m, ".xz")
+		dst := filepath.Join(stage, "lib/modules", k.Version, m)
+		var err error
+		if strings.HasSuffix(src, ".xz") {
+			err = xzDecompress(ctx, src, dst)
+		} else {
+			err = copyFile(src, dst)
+		}
+		if err != nil {
+			return "", err
+		}
+		plain = append(plain, m)
+	}
 	writes := map[string][]byte{
 		"init": initScript, "lab/functions.sh": functionsScript,
-		"lab/modules": []byte(strings.Join(order, "\n") + "\n"),
+		"lab/modules": []byte(strings.Join(plain, "\n") + "\n"),
 	}
 	for p, b := range writes {
 		if err := os.WriteFile(filepath.Join(stage, p), b, 0o755); err != nil {
@@ -162,6 +176,15 @@ func writeCpio(ctx context.Context, dir, out string) error {
 		return fmt.Errorf("cpio: %v %s (apt-get install cpio)", err, stderr.String())
 	}
 	return nil
+}
+
+func xzDecompress(ctx context.Context, src, dst string) error {
+	os.MkdirAll(filepath.Dir(dst), 0o755)
+	out, err := exec.CommandContext(ctx, "xz", "-dc", src).Output()
+	if err != nil {
+		return fmt.Errorf("xz -dc %s: %v (apt-get install xz-utils)", src, err)
+	}
+	return os.WriteFile(dst, out, 0o644)
 }
 
 func copyFile(src, dst string) error {

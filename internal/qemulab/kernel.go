@@ -136,26 +136,13 @@ func unpack(ctx context.Context, deb, dir string) error {
 	return os.WriteFile(done, nil, 0o644)
 }
 
-// prepareModules decompresses .ko.xz modules (busybox's insmod takes plain ones) and runs
-// depmod over the tree, once.
+// prepareModules runs depmod over the unpacked tree, once (the package's postinst would).
+// Compressed modules (.ko.xz, from 6.12 on) stay compressed: only those a guest loads are
+// decompressed, when its initramfs is built.
 func prepareModules(ctx context.Context, k *Kernel) error {
 	done := filepath.Join(k.Root, ".modules-ready")
 	if _, err := os.Stat(done); err == nil {
 		return nil
-	}
-	var xzs []string
-	filepath.Walk(k.ModulesDir(), func(p string, fi os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".ko.xz") {
-			xzs = append(xzs, p)
-		}
-		return nil
-	})
-	for len(xzs) > 0 {
-		n := min(len(xzs), 500)
-		if out, err := exec.CommandContext(ctx, "xz", append([]string{"-d", "-f"}, xzs[:n]...)...).CombinedOutput(); err != nil {
-			return fmt.Errorf("xz -d modules of %s: %v\n%s (apt-get install xz-utils)", k.Package, err, tail(out))
-		}
-		xzs = xzs[n:]
 	}
 	if out, err := exec.CommandContext(ctx, "depmod", "-b", k.Root, k.Version).CombinedOutput(); err != nil {
 		return fmt.Errorf("depmod -b %s %s: %v\n%s (apt-get install kmod)", k.Root, k.Version, err, tail(out))
