@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -128,6 +129,8 @@ func runQEMU(ctx context.Context, c Config, args []string, o Options) (*Result, 
 	cmd := exec.CommandContext(ctx, QEMUBinary(c.Arch), args...)
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.WaitDelay = 5 * time.Second
+	// QEMU dies with the test: a test binary killed by its timeout leaves no guest spinning.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return &Result{}, false, fmt.Errorf("%s: start %s: %v", c.Name, QEMUBinary(c.Arch), err)
