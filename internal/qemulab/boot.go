@@ -92,13 +92,18 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 // (a raspi3b once sat silent for minutes): such a boot is killed and started once more.
 const readyTimeout = 3 * time.Minute
 
-// readyWriter keeps the console and signals when the guest says it is ready.
+// exitGrace is how long QEMU may take to exit after the guest's last step: the guest reboots
+// with -no-reboot, but a reset that does not happen (a watchdog that does not fire) must not
+// turn a finished boot into a timeout.
+const exitGrace = 20 * time.Second
+
+// readyWriter keeps the console and signals when the guest says it is ready and done.
 type readyWriter struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	out     io.Writer
-	ready   chan struct{}
-	isReady bool
+	mu             sync.Mutex
+	buf            bytes.Buffer
+	out            io.Writer
+	ready, done    chan struct{}
+	isReady, isEnd bool
 }
 
 func (w *readyWriter) Write(p []byte) (int, error) {
@@ -108,6 +113,12 @@ func (w *readyWriter) Write(p []byte) (int, error) {
 	if !w.isReady && bytes.Contains(w.buf.Bytes(), []byte("@@ready")) {
 		w.isReady = true
 		close(w.ready)
+	}
+	if w.isReady && !w.isEnd && bytes.Contains(w.buf.Bytes(), []byte("@@done")) {
+		w.isEnd = true
+		if w.done != nil {
+			close(w.done)
+		}
 	}
 	if w.out != nil {
 		w.out.Write(p)
@@ -125,7 +136,7 @@ func (w *readyWriter) String() string {
 func runQEMU(ctx context.Context, c Config, args []string, o Options) (*Result, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	w := &readyWriter{out: o.Console, ready: make(chan struct{})}
+	w := &readyWriter{out: o.Console, ready: make(chan struct{}), done: make(chan struct{})}
 	cmd := exec.CommandContext(ctx, QEMUBinary(c.Arch), args...)
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.WaitDelay = 5 * time.Second
@@ -141,8 +152,20 @@ func runQEMU(ctx context.Context, c Config, args []string, o Options) (*Result, 
 		select {
 		case <-w.ready:
 		case <-exited:
+			return
 		case <-time.After(min(readyTimeout, o.Timeout)):
 			stalled.Store(true)
+			cancel()
+			return
+		}
+		select {
+		case <-w.done:
+		case <-exited:
+			return
+		}
+		select {
+		case <-exited:
+		case <-time.After(exitGrace):
 			cancel()
 		}
 	}()
@@ -151,6 +174,8 @@ func runQEMU(ctx context.Context, c Config, args []string, o Options) (*Result, 
 	r := parseConsole(w.String())
 	r.Duration = time.Since(start)
 	switch {
+	case r.Done:
+		return r, false, nil
 	case stalled.Load():
 		return r, true, fmt.Errorf("%s: the guest was not ready after %v (TCG hang or an overloaded machine); console tail:\n%s", c.Name, readyTimeout, tailLines(r.Console, 40))
 	case ctx.Err() == context.DeadlineExceeded:

@@ -13,6 +13,7 @@ mkdir -p /mnt /run /etc
 . /lab/functions.sh
 echo "@@boot $(uname -r) $(uname -m)"
 while read -r m; do
+  echo "@@insmod $m"
   insmod "/lib/modules/$(uname -r)/$m" 2>/tmp/insmod.err || echo "@@warn insmod $m: $(cat /tmp/insmod.err)"
 done < /lab/modules
 want=$(cat /lab/want-disks)
