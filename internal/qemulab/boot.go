@@ -68,7 +68,7 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	var stalledTail string
+	var retried []string
 	for attempt := 1; ; attempt++ {
 		args, err := qemuArgs(ctx, c, k, initrd, work) // fresh drive images for each attempt
 		if err != nil {
@@ -76,15 +76,37 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 		}
 		r, stalled, err := runQEMU(ctx, c, args, o)
 		r.Config, r.KernelPackage = name, k.Package
-		if stalled && attempt < 2 {
-			stalledTail = tailLines(r.Console, 20)
+		missing := missingDrives(c, r)
+		if (stalled || err == nil && len(missing) > 0) && attempt < maxAttempts {
+			why := "stalled before the guest was ready"
+			if !stalled {
+				why = "drives " + strings.Join(missing, ", ") + " did not appear"
+			}
+			retried = append(retried, fmt.Sprintf("boot %d %s; its console tail:\n%s", attempt, why, tailLines(r.Console, 20)))
 			continue
 		}
-		if stalledTail != "" {
-			r.Warnings = append(r.Warnings, "the first boot stalled before the guest was ready and was retried; its console tail:\n"+stalledTail)
+		r.Warnings = append(r.Warnings, retried...)
+		if err == nil && len(missing) > 0 {
+			err = fmt.Errorf("%s: drives %s did not appear in %d boots (warnings: %v)", name, strings.Join(missing, ", "), attempt, r.Warnings)
 		}
 		return r, err
 	}
+}
+
+// maxAttempts: QEMU's TCG guests fail to come up now and then — a raspi3b's dwc2 missed its
+// USB stick in about one boot of ten here, and once a guest hung — so a boot whose guest was
+// not ready in time, or did not see all its drives, is started again, up to this many times.
+const maxAttempts = 3
+
+// missingDrives lists the configuration's drives the guest did not find.
+func missingDrives(c Config, r *Result) []string {
+	var out []string
+	for _, d := range c.Drives {
+		if r.Disks[d.ID] == "" {
+			out = append(out, d.ID)
+		}
+	}
+	return out
 }
 
 // readyTimeout bounds the time from starting QEMU to the guest's "@@ready" (kernel up,
