@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Options tune one boot.
@@ -51,7 +53,7 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 	}
 	work := o.WorkDir
 	if work == "" {
-		if work, err = os.MkdirTemp("", "iomark-qemu-"+name+"-"); err != nil {
+		if work, err = os.MkdirTemp(imageDir(), "iomark-qemu-"+name+"-"); err != nil {
 			return nil, err
 		}
 		defer os.RemoveAll(work)
@@ -77,10 +79,13 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 		r, stalled, err := runQEMU(ctx, c, args, o)
 		r.Config, r.KernelPackage = name, k.Package
 		missing := missingDrives(c, r)
-		if (stalled || err == nil && len(missing) > 0) && attempt < maxAttempts {
+		if (stalled || !r.Done || len(missing) > 0) && attempt < maxAttempts {
 			why := "stalled before the guest was ready"
-			if !stalled {
+			switch {
+			case !stalled && r.Done:
 				why = "drives " + strings.Join(missing, ", ") + " did not appear"
+			case !stalled:
+				why = fmt.Sprintf("did not finish (%v)", err)
 			}
 			retried = append(retried, fmt.Sprintf("boot %d %s; its console tail:\n%s", attempt, why, tailLines(r.Console, 20)))
 			continue
@@ -93,10 +98,21 @@ func Boot(ctx context.Context, name string, steps []Step, o Options) (*Result, e
 	}
 }
 
-// maxAttempts: QEMU's TCG guests fail to come up now and then — a raspi3b's dwc2 missed its
-// USB stick in about one boot of ten here, and once a guest hung — so a boot whose guest was
-// not ready in time, or did not see all its drives, is started again, up to this many times.
+// maxAttempts: QEMU's TCG guests fail now and then — a raspi3b's dwc2 missed its USB stick
+// in about one boot of ten here, a guest hung at boot once and one ran out of time during its
+// steps once — so a boot whose guest was not ready in time, did not see all its drives or did
+// not finish is started again, up to this many times.
 const maxAttempts = 3
+
+// imageDir holds the boots' drive images and initramfs: tmpfs when there is one, so a guest's
+// disk I/O does not wait on a host disk shared with other work (the throttled figures fell
+// to a quarter of QEMU's limits once, with images in /tmp on a busy disk).
+func imageDir() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() && unix.Access("/dev/shm", unix.W_OK) == nil {
+		return "/dev/shm"
+	}
+	return os.TempDir()
+}
 
 // missingDrives lists the configuration's drives the guest did not find.
 func missingDrives(c Config, r *Result) []string {

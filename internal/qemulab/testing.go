@@ -58,9 +58,10 @@ func Require(t testing.TB) {
 func BootT(t testing.TB, name string, steps ...Step) *Result {
 	t.Helper()
 	Require(t)
-	// Ten minutes: a boot takes 15-40 s and the throttled quick run about 100 s, but TCG on a
-	// machine shared with other work can be several times slower.
-	r, err := Boot(context.Background(), name, steps, Options{Timeout: 10 * time.Minute})
+	// Six minutes per attempt: a boot takes 15-40 s and the throttled quick run about 100 s,
+	// but TCG on a machine shared with other work can be several times slower; a guest that
+	// has not finished by then is booted again (Boot).
+	r, err := Boot(context.Background(), name, steps, Options{Timeout: 6 * time.Minute})
 	if err != nil {
 		t.Fatalf("boot %s: %v", name, err)
 	}
