@@ -160,8 +160,8 @@ var Configs = []Config{
 const (
 	ThrottleReadBytesPerS  = 20_000_000
 	ThrottleWriteBytesPerS = 16_000_000
-	ThrottleReadIOPS       = 800
-	ThrottleWriteIOPS      = 400
+	ThrottleReadIOPS       = 500
+	ThrottleWriteIOPS      = 300
 )
 
 // ThrottleArgs is the -drive suffix of q35-throttled.
