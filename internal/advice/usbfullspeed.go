@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
 )
 
 // usbFullSpeed: the drive's traffic crosses a USB 1.1 (12 Mb/s) link on a host that can do
@@ -12,7 +13,7 @@ import (
 // board (a QEMU guest shows it: its usb-hub is full speed), else a drive that fell back to
 // full speed (worn plug, poor cable). A USB 2 stick on a USB 3 port is not this: it links at
 // 480 Mb/s.
-func usbFullSpeed(r *probe.Report) []Finding {
+func usbFullSpeed(r *probe.Report) []record.Finding {
 	u := r.USB
 	if u == nil || u.PortMaxSpeedMbps < 480 {
 		return nil
@@ -28,9 +29,9 @@ func usbFullSpeed(r *probe.Report) []Finding {
 	if len(slow) == 0 {
 		return nil
 	}
-	f := Finding{
+	f := record.Finding{
 		ID:       "usb-full-speed",
-		Severity: Bad,
+		Severity: record.SeverityBad,
 		Message:  "the drive's USB link runs at 12 Mb/s (USB 1.1 full speed): about 1 MB/s at best",
 		Evidence: fmt.Sprintf("%s; the host controller has a %d Mb/s bus", strings.Join(slow, ", "), u.PortMaxSpeedMbps),
 		Fix:      "the drive fell back to USB 1.1: unplug and replug it, try another cable and port",
