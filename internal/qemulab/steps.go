@@ -71,17 +71,25 @@ func FailingUnderJob(name, driveID string, linear bool, failAfterS int, breakIt 
 	if linear {
 		dev = `DEV=$(lab_dm_linear %[1]s "$BASE") || exit 1`
 	}
+	// Progress goes straight to the console (a step's own output is printed when it ends), so a
+	// guest that hangs shows where in the console tail of its error.
 	return fmt.Sprintf(`set -u
+p() { echo "@@progress %[1]s: $*" > /dev/console; }
 BASE=$(lab_disk %[2]s) || exit 1
 `+dev+`
+p "device $DEV"
 mke2fs -q "$DEV" >/dev/null || exit 1
 mkdir -p /mnt/%[1]s && mount -t ext2 "$DEV" /mnt/%[1]s || exit 1
+p mounted
 iomark job --target /mnt/%[1]s %[5]s &
 JOB=$!
 sleep %[3]d
+p breaking
 %[4]s
+p "broken ($?)"
 wait $JOB
 echo "job-exit $?"
+p "job ended"
 echo "left: $(ls -A /mnt/%[1]s | grep -v lost+found | tr '\n' ' ')"`, name, shellQuote(driveID), failAfterS, breakIt, strings.Join(q, " "))
 }
 
