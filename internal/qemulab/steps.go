@@ -56,21 +56,19 @@ func WrapAroundFake(name, driveID string, fakeMiB int) string {
 	return fmt.Sprintf(`FAKE=$(lab_dm_wrap %s "$(lab_disk %s)" %d) || exit 1`, shellQuote(name), shellQuote(driveID), fakeMiB*2048)
 }
 
-// FailingUnderJob is guest shell for "a drive fails under a running job": NAME is a linear
-// device over driveID ($BASE) with an ext2 filesystem mounted at /mnt/NAME; jobArgs run as
-// `iomark job --target /mnt/NAME …` in the background; after failAfterS seconds breakIt runs
-// (`lab_dm_error NAME`, `lab_dm_flakey_swap NAME $BASE 0 60`, `lab_delete_disk $BASE`), then
-// the script waits for iomark and prints "job-exit N" and the files left in /mnt/NAME after
-// "left:". With linear false the filesystem sits on the drive itself (for lab_delete_disk).
-func FailingUnderJob(name, driveID string, linear bool, failAfterS int, breakIt string, jobArgs ...string) string {
+// FailingUnderJob is guest shell for "a drive fails under a running job": makeDev is shell
+// that sets $DEV from the drive $BASE (driveID) — `DEV=$BASE`, `DEV=$(lab_dm_linear NAME
+// "$BASE")`, `DEV=$(lab_dm_flakey NAME "$BASE" UP DOWN)` —, an ext2 filesystem on it is
+// mounted at /mnt/NAME, jobArgs run as `iomark job --target /mnt/NAME …` in the background,
+// after failAfterS seconds breakIt runs (`lab_dm_error NAME`, `lab_delete_disk "$BASE"`, or
+// `:` when the device fails by itself), then the script waits for iomark and prints
+// "job-exit N" and the files left in /mnt/NAME after "left:".
+func FailingUnderJob(name, driveID, makeDev string, failAfterS int, breakIt string, jobArgs ...string) string {
 	q := make([]string, len(jobArgs))
 	for i, a := range jobArgs {
 		q[i] = shellQuote(a)
 	}
-	dev := `DEV=$BASE`
-	if linear {
-		dev = `DEV=$(lab_dm_linear %[1]s "$BASE") || exit 1`
-	}
+	dev := strings.ReplaceAll(makeDev, "%", "%%") + ` || exit 1`
 	// Progress goes straight to the console (a step's own output is printed when it ends), so a
 	// guest that hangs shows where in the console tail of its error.
 	return fmt.Sprintf(`set -u
