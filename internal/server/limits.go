@@ -130,10 +130,11 @@ var uploadLimits = map[string]limit{
 	"nvme.port_max_width": rng(0, 64),
 	"nvme.temp_c":         tempC,
 
-	"sata.link_gbps":     rng(0, 100),
-	"sata.max_link_gbps": rng(0, 100),
-	"sata.model":         text(maxName),
-	"sata.temp_c":        tempC,
+	"sata.link_gbps":         rng(0, 100),
+	"sata.max_link_gbps":     rng(0, 100),
+	"sata.model":             text(maxName),
+	"sata.rotation_rate_rpm": rng(0, 100000),
+	"sata.temp_c":            tempC,
 
 	"partition.number":      rng(0, 1<<20),
 	"partition.start_bytes": bytesLim,

@@ -69,7 +69,8 @@ var classBounds = []struct {
 	// Every USB class (usb-flash, usb-ssd, usb-hdd; the published table's usb-ssd-sata,
 	// msata-usb…): USB 3.2 Gen 2x2 with UAS, the fastest USB storage link.
 	{func(c string) bool { return strings.Contains(c, "usb") }, func() linkdb.Ceiling { return linkdb.USB(20000, "uas") }},
-	{func(c string) bool { return c == probe.ClassSATA }, func() linkdb.Ceiling { return linkdb.SATA(6.0) }},
+	{func(c string) bool { return c == probe.ClassSATA || c == probe.ClassSATASSD || c == probe.ClassSATAHDD },
+		func() linkdb.Ceiling { return linkdb.SATA(6.0) }},
 }
 
 // fastestLink bounds every other class (nvme, virtio, loop, other, unknown): PCIe gen 5 x16,

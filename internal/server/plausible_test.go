@@ -33,6 +33,7 @@ func TestServerCeiling(t *testing.T) {
 		{"NVMe on a Pi 5 (gen 2 x1)", record.Run{Device: &probe.Device{Class: probe.ClassNVMe},
 			Link: []probe.Hop{{Bus: "pcie", Detail: "PCIe gen2 x1"}}}, 425},
 		{"SATA at 3 Gb/s", record.Run{Device: &probe.Device{Class: probe.ClassSATA}, Link: []probe.Hop{{Bus: "sata", SpeedMbps: 3000}}}, 276},
+		{"a SATA SSD, no link", record.Run{Device: &probe.Device{Class: probe.ClassSATASSD}}, 552},
 		{"eMMC, no link", record.Run{Device: &probe.Device{Class: probe.ClassEMMC}}, 360},
 		{"no device: the fastest link known", record.Run{}, 53563.1},
 	} {
