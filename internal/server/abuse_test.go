@@ -214,10 +214,11 @@ func testHiddenLeavesAtOnce(t *testing.T, dsn string) {
 	}
 	best := func() string {
 		var home HomeData
-		if c := ts.getJSON(t, "/api/v1/home", &home); c != 200 || len(home.Boards) == 0 || len(home.Boards[0].Classes) == 0 {
+		if c := ts.getJSON(t, "/api/v1/home", &home); c != 200 || len(home.Leaderboard.Sections) == 0 {
 			t.Fatalf("home: %d %+v", c, home)
 		}
-		return home.Boards[0].Classes[0].Drives[0].Model
+		name := home.Leaderboard.Sections[0].Drives[0].Name
+		return name[strings.LastIndex(name, "Card "):]
 	}
 	if b := best(); b != "Card 2" {
 		t.Fatalf("best before hiding = %q", b)

@@ -9,12 +9,12 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
-// HomeData is the home page: the latest results and the best drives per class on the boards
-// with the most results.
+// HomeData is the home page: the leaderboard (leaderboard.go) of one board family, filtered by
+// ?family=, ?board=, ?class= and ?link=, and the latest results.
 type HomeData struct {
-	Latest []RunSummary `json:"latest"`
-	Boards []BoardBest  `json:"boards"`
-	Total  int          `json:"total_results"`
+	Leaderboard Leaderboard  `json:"leaderboard"`
+	Latest      []RunSummary `json:"latest"`
+	Total       int          `json:"total_results"`
 }
 
 // BoardBest ranks the drives of one board by the median MB/s of one test, best first per class.
@@ -44,8 +44,6 @@ type DriveMedian struct {
 
 const (
 	homeLatest     = 10
-	homeBoards     = 5
-	bestPerClass   = 3
 	rankingFigures = 20000 // figures read per board to rank its drives
 )
 
@@ -53,13 +51,27 @@ func (s *Server) homePage(w http.ResponseWriter, r *http.Request) { s.asPage(w, 
 func (s *Server) homeAPI(w http.ResponseWriter, r *http.Request)  { s.asAPI(w, r, s.homeData) }
 
 func (s *Server) homeData(r *http.Request) (any, error) {
-	return s.cache.get(r.Context(), "home", s.buildHome)
+	v, err := s.cache.get(r.Context(), "home", s.buildHome)
+	if err != nil {
+		return nil, err
+	}
+	base, err := s.leaderBase(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	d := v.(HomeData)
+	d.Leaderboard = rankLeaders(base, leaderFilter{family: q.Get("family"), board: q.Get("board"), class: q.Get("class"), link: q.Get("link")})
+	return d, nil
 }
 
 // Warm computes the home page's rankings (the most popular boards') so the first visitor after a
 // start does not wait for them; serve calls it in the background once listening.
 func (s *Server) Warm(ctx context.Context) error {
-	_, err := s.cache.get(ctx, "home", s.buildHome)
+	if _, err := s.cache.get(ctx, "home", s.buildHome); err != nil {
+		return err
+	}
+	_, err := s.leaderBase(ctx)
 	return err
 }
 
@@ -68,23 +80,12 @@ func (s *Server) buildHome(ctx context.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := HomeData{Latest: []RunSummary{}, Boards: []BoardBest{}}
+	d := HomeData{Latest: []RunSummary{}}
 	for _, run := range latest {
 		d.Latest = append(d.Latest, summarize(run))
 	}
 	if d.Total, err = s.st.CountRuns(ctx, store.Filter{}); err != nil {
 		return nil, err
-	}
-	boards, err := s.st.Boards(ctx, homeBoards)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range boards {
-		bb, err := s.boardBest(ctx, b, bestPerClass)
-		if err != nil {
-			return nil, err
-		}
-		d.Boards = append(d.Boards, bb)
 	}
 	return d, nil
 }

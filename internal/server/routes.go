@@ -149,6 +149,14 @@ func (s *Server) routes() []route {
 		{name: "capacity_gb", in: "query", desc: "labelled capacity in GB (10^9 bytes); matches 85 % to 102 % of it",
 			schema: &Schema{Type: "number", ExclusiveMinimum: floatp(0), Maximum: floatp(1e6)}},
 	}, list...)
+	families := make([]any, 0, len(refdata.Families()))
+	for _, f := range refdata.Families() {
+		families = append(families, f)
+	}
+	home := []param{{name: "family", in: "query", desc: "board family whose leaderboard to show (default: the first with results)", schema: &Schema{Type: "string", Enum: families}},
+		textParam("board", "board, exact: only its results rank", false),
+		textParam("class", "device class, exact: only this class, with more drives", false),
+		textParam("link", "bus the drive is attached by, exact", false)}
 	drive := append([]param{withExample(textParam("key", "device key", true), ex.key), testParam("test", "test to chart (404 when the drive has none)")}, list...)
 	board := append([]param{withExample(textParam("name", "board, exact", true), ex.board)}, list...)
 	compare := []param{withExample(repeatedText("drive", "device key, repeated: medians of its results", maxCompare), ex.key),
@@ -175,7 +183,7 @@ func (s *Server) routes() []route {
 			"GetResultRaw": {operationID: "getResultRaw", parameters: map[string]string{"id": "$response.body#/id"}},
 		}}
 	return []route{
-		{method: "GET", pattern: "/{$}", handler: s.homePage},
+		{method: "GET", pattern: "/{$}", handler: s.homePage, params: home},
 		{method: "GET", pattern: "/search", handler: s.searchPage, params: search},
 		{method: "GET", pattern: "/drive", handler: s.drivePage, params: drive},
 		{method: "GET", pattern: "/result/{id}", handler: s.resultPage, params: []param{idParam}},
@@ -186,7 +194,7 @@ func (s *Server) routes() []route {
 		{method: "GET", pattern: "/static/{file}", handler: s.static},
 
 		{method: "GET", pattern: "/api/v1/home", handler: s.homeAPI,
-			op: get("getHome", "Latest results and the best drives per class on the popular boards", nil, HomeData{})},
+			op: get("getHome", "The leaderboard of one board family (drives ranked per class by score, filtered by board, class and link) and the latest results", home, HomeData{})},
 		{method: "GET", pattern: "/api/v1/search", handler: s.searchAPI,
 			op: get("search", "Results and drives whose brand or model match q", search, SearchData{})},
 		{method: "GET", pattern: "/api/v1/drive", handler: s.driveAPI,
