@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
 )
 
 func TestRankLeaders(t *testing.T) {
