@@ -112,10 +112,7 @@ func leaderClass(c string) string {
 
 // leaderFamily is the family of a stored board name (canonical, or an alias), else other SBCs.
 func leaderFamily(board string) string {
-	if name, ok := refdata.CanonicalBoard(board); ok {
-		board = name
-	}
-	if f, ok := refdata.BoardFamily(board); ok {
+	if f, ok := refdata.BoardFamily(displayBoard(board)); ok {
 		return f
 	}
 	return refdata.FamilyOtherSBC
@@ -133,6 +130,7 @@ func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
 	type k struct{ board, class, bus, key string }
 	entries := map[k]*leaderEntry{}
 	entry := func(board, class, bus, key, name string) *leaderEntry {
+		board = displayBoard(board) // one name per board: revisions and aliases rank together
 		kk := k{board, class, bus, key}
 		e := entries[kk]
 		if e == nil {

@@ -28,21 +28,23 @@ var funcs = template.FuncMap{
 	"num":  func(v float64) string { return fmt.Sprintf("%.0f", v) },
 	"pct":  func(v float64) string { return fmt.Sprintf("%.0f%%", v) },
 	"cost": func(v float64) string { return fmt.Sprintf("%.4g", v) },
-	"capacity": func(b int64) string {
+	"capacity": func(b int64) any {
 		if b <= 0 {
-			return ""
+			return none("not stated")
 		}
 		return fmt.Sprintf("%.0f GB", float64(b)/1e9)
 	},
-	"date": func(t time.Time) string {
+	"date": func(t time.Time) template.HTML {
 		if t.Unix() == 0 {
-			return "not stated"
+			return none("no date stated")
 		}
-		return t.UTC().Format("2006-01-02")
+		return template.HTML(t.UTC().Format("2006-01-02"))
 	},
-	"link": func(bus string, mbps int) string {
+	"none": none,
+	"boardname": displayBoard,
+	"link": func(bus string, mbps int) any {
 		if bus == "" {
-			return ""
+			return none("link not reported")
 		}
 		if mbps == 0 {
 			return bus
@@ -59,9 +61,9 @@ var funcs = template.FuncMap{
 	"boardpath": boardPath,
 	"deref":     func(p *float64) float64 { return *p },
 	// opt prints a figure, or nothing when the record does not report it (zero).
-	"opt": func(v float64) string {
+	"opt": func(v float64) any {
 		if v == 0 {
-			return ""
+			return none("not measured")
 		}
 		return fmt.Sprintf("%.0f", v)
 	},
@@ -77,6 +79,18 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%d B", b)
 	},
 	"inc": func(i int) int { return i + 1 },
+	// iops prints an IOPS figure, or "—" saying the test has none (published rows state MB/s only).
+	"iops": func(v float64) any {
+		if v == 0 {
+			return none("MB/s only")
+		}
+		return fmt.Sprintf("%.0f", v)
+	},
+}
+
+// none is what a page shows instead of a missing figure: a dash and the reason.
+func none(reason string) template.HTML {
+	return template.HTML(`<span class="none">— <small>` + template.HTMLEscapeString(reason) + `</small></span>`)
 }
 
 func loadPages() (*pages, error) {
