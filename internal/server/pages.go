@@ -40,7 +40,7 @@ var funcs = template.FuncMap{
 		}
 		return template.HTML(t.UTC().Format("2006-01-02"))
 	},
-	"none": none,
+	"none":      none,
 	"boardname": displayBoard,
 	"link": func(bus string, mbps int) any {
 		if bus == "" {
