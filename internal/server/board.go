@@ -10,6 +10,7 @@ import (
 type BoardData struct {
 	Board   string       `json:"board"`
 	Ranking BoardBest    `json:"ranking"`
+	Chart   BarChart     `json:"chart"` // sequential and 4K random read per drive
 	List    []RunSummary `json:"list"`
 	Pager   Pager        `json:"pager"`
 }
@@ -43,6 +44,9 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 	lp.sortable(total)
 	d := BoardData{Board: name, List: []RunSummary{}}
 	if d.Ranking, err = s.boardBest(ctx, store.Group{Key: name, Runs: total}, boardPerClass); err != nil {
+		return nil, err
+	}
+	if d.Chart, err = s.boardBars(ctx, name); err != nil {
 		return nil, err
 	}
 	runs, err := s.st.SortedRuns(ctx, lp.filter(f), lp.Sort, lp.Order == "desc")

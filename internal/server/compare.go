@@ -13,6 +13,7 @@ type CompareData struct {
 	Kind    string        `json:"kind"` // drive, result or mixed; empty for the empty form
 	Columns []CompareItem `json:"columns"`
 	Rows    []CompareRow  `json:"rows"`
+	Chart   BarChart      `json:"chart"` // MB/s per test, a bar per column
 }
 
 // CompareItem is one column.
@@ -129,6 +130,20 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 			row.Cells = append(row.Cells, &CompareCell{MBPerS: statsOf(mb).Median, IOPS: statsOf(iops).Median, Count: len(mb)})
 		}
 		d.Rows = append(d.Rows, row)
+	}
+	d.Chart = BarChart{ID: "compare-bars", Title: "Median MB/s per test", Unit: "MB/s", Labels: []string{}, Series: []BarSeries{}}
+	for _, c := range d.Columns {
+		d.Chart.Series = append(d.Chart.Series, BarSeries{Label: c.Label, Values: []*float64{}})
+	}
+	for _, row := range d.Rows {
+		d.Chart.Labels = append(d.Chart.Labels, row.Test)
+		for i, c := range row.Cells {
+			var v *float64
+			if c != nil {
+				v = fp(c.MBPerS)
+			}
+			d.Chart.Series[i].Values = append(d.Chart.Series[i].Values, v)
+		}
 	}
 	return d, nil
 }

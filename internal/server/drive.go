@@ -21,6 +21,7 @@ type DriveData struct {
 	Tests     []TestStats  `json:"tests"`
 	Groups    []GroupStats `json:"groups"`
 	Chart     Distribution `json:"distribution"`
+	Boards    BarChart     `json:"boards_chart"` // the charted test's median per board and link
 	List      []RunSummary `json:"list"`
 	Pager     Pager        `json:"pager"`
 }
@@ -94,6 +95,22 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 	}
 	d.Class, d.Vendor, d.Model = st.Class, st.Vendor, st.Model
 	d.Tests, d.Groups, d.Chart = st.Tests, st.Groups, st.Chart
+	d.Boards = BarChart{ID: "board-bars", Title: "Median MB/s of " + d.Chart.Test + " per board and link", Unit: "MB/s", Horizontal: true,
+		Labels: []string{}, Series: []BarSeries{{Label: d.Chart.Test, Values: []*float64{}}}}
+	for _, g := range st.Groups {
+		if g.Test != d.Chart.Test {
+			continue
+		}
+		name := displayBoard(g.Board)
+		if name == "" {
+			name = "board not stated"
+		}
+		if g.LinkBus != "" {
+			name += " · " + g.LinkBus
+		}
+		d.Boards.Labels = append(d.Boards.Labels, name)
+		d.Boards.Series[0].Values = append(d.Boards.Series[0].Values, fp(g.MBPerS.Median))
+	}
 	return d, nil
 }
 

@@ -33,6 +33,8 @@ type ResultData struct {
 	// Series is the per-interval throughput of the sustained test (or the longest series).
 	SeriesTest string       `json:"series_test,omitempty"`
 	Series     [][2]float64 `json:"series,omitempty"` // [seconds, MB/s]
+	// Grid is the CrystalDiskMark-style grid filled from the run's tests of those shapes.
+	Grid []CDMRow `json:"grid"`
 }
 
 func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
@@ -57,7 +59,7 @@ func (s *Server) resultData(r *http.Request) (any, error) {
 		return nil, errorf("stored record %s does not decode", id)
 	}
 	d := ResultData{Summary: summarize(run), RawURL: "/result/" + run.ID + "/raw", Listed: run.Listed,
-		Moderation: run.Moderation, Flags: append(storedFlags(run), notes(rec)...), Published: pub, Record: rec}
+		Moderation: run.Moderation, Flags: append(storedFlags(run), notes(rec)...), Published: pub, Record: rec, Grid: cdmGrid(rec.Tests)}
 	var best *record.Test
 	for i := range rec.Tests {
 		t := &rec.Tests[i]

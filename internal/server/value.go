@@ -15,6 +15,9 @@ type ValueData struct {
 	IOPSTest string     `json:"iops_test"` // test whose IOPS is priced (?iops_test=)
 	Tests    []string   `json:"tests"`
 	Rows     []ValueRow `json:"rows"`
+	// Price per MB/s and per IOPS of the priced drives, a bar each.
+	PerMBChart   BarChart `json:"per_mb_chart"`
+	PerIOPSChart BarChart `json:"per_iops_chart"`
 }
 
 // ValueRow is one drive's value; a price per figure is absent when the figure is.
@@ -118,6 +121,20 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 		if row.Price != nil && row.MedianIOPS > 0 {
 			v := *row.Price / row.MedianIOPS
 			row.PricePerIOPS = &v
+		}
+	}
+	d.PerMBChart = BarChart{ID: "per-mb", Title: "Price per MB/s of " + d.MBTest + " (lower is better)", Unit: "price per MB/s", Horizontal: true,
+		Labels: []string{}, Series: []BarSeries{{Label: "price per MB/s", Values: []*float64{}}}}
+	d.PerIOPSChart = BarChart{ID: "per-iops", Title: "Price per IOPS of " + d.IOPSTest + " (lower is better)", Unit: "price per IOPS", Horizontal: true,
+		Labels: []string{}, Series: []BarSeries{{Label: "price per IOPS", Values: []*float64{}}}}
+	for _, row := range d.Rows {
+		if row.PricePerMBPerS != nil {
+			d.PerMBChart.Labels = append(d.PerMBChart.Labels, row.Label)
+			d.PerMBChart.Series[0].Values = append(d.PerMBChart.Series[0].Values, row.PricePerMBPerS)
+		}
+		if row.PricePerIOPS != nil {
+			d.PerIOPSChart.Labels = append(d.PerIOPSChart.Labels, row.Label)
+			d.PerIOPSChart.Series[0].Values = append(d.PerIOPSChart.Series[0].Values, row.PricePerIOPS)
 		}
 	}
 	return d, nil
