@@ -14,6 +14,7 @@ type CompareData struct {
 	Columns []CompareItem `json:"columns"`
 	Rows    []CompareRow  `json:"rows"`
 	Chart   BarChart      `json:"chart"` // MB/s per test, a bar per column
+	Found   []Found       `json:"found"`  // drives matching each name typed instead of a key
 }
 
 // CompareItem is one column.
@@ -49,7 +50,23 @@ func (s *Server) compareAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w,
 func (s *Server) compareData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	drives, results := nonEmpty(q["drive"]), nonEmpty(q["result"]) // a form's blank fields say nothing
-	d := CompareData{Columns: []CompareItem{}, Rows: []CompareRow{}}
+	d := CompareData{Columns: []CompareItem{}, Rows: []CompareRow{}, Found: []Found{}}
+	keys := drives[:0:0]
+	for i, v := range q["drive"] {
+		if v == "" {
+			continue
+		}
+		if !isDriveSearch(v) {
+			keys = append(keys, v)
+			continue
+		}
+		found, err := s.findDrives(r.Context(), v, func(key string) string { return replacing("/compare", q, "drive", i, key) })
+		if err != nil {
+			return nil, err
+		}
+		d.Found = append(d.Found, found)
+	}
+	drives = keys
 	switch {
 	case len(drives) == 0 && len(results) == 0:
 		return d, nil // the empty form

@@ -159,9 +159,9 @@ func (s *Server) routes() []route {
 		textParam("link", "bus the drive is attached by, exact", false)}
 	drive := append([]param{withExample(textParam("key", "device key", true), ex.key), testParam("test", "test to chart (404 when the drive has none)")}, list...)
 	board := append([]param{withExample(textParam("name", "board, exact", true), ex.board)}, list...)
-	compare := []param{withExample(repeatedText("drive", "device key, repeated: medians of its results", maxCompare), ex.key),
+	compare := []param{withExample(repeatedText("drive", "device key, repeated: medians of its results; a value without a colon is part of a name, whose matching drives the answer's found lists", maxCompare), ex.key),
 		withExample(repeatedText("result", "result id, repeated", maxCompare), ex.id)}
-	value := []param{withExample(repeatedText("drive", "device key, repeated", maxValueDrives), ex.key),
+	value := []param{withExample(repeatedText("drive", "device key, repeated; a value without a colon is part of a name, whose matching drives the answer's found lists", maxValueDrives), ex.key),
 		{name: "price", in: "query", desc: "price of the drive at the same position, repeated; a drive without one is listed unpriced",
 			schema: &Schema{Type: "array", MaxItems: intp(maxValueDrives), Items: &Schema{Type: "number", ExclusiveMinimum: floatp(0), Maximum: floatp(1e9)}}},
 		testParam("mb_test", "test whose MB/s is priced"), testParam("iops_test", "test whose IOPS is priced")}

@@ -15,6 +15,7 @@ type ValueData struct {
 	IOPSTest string     `json:"iops_test"` // test whose IOPS is priced (?iops_test=)
 	Tests    []string   `json:"tests"`
 	Rows     []ValueRow `json:"rows"`
+	Found    []Found    `json:"found"` // drives matching each name typed instead of a key
 	// Price per MB/s and per IOPS of the priced drives, a bar each.
 	PerMBChart   BarChart `json:"per_mb_chart"`
 	PerIOPSChart BarChart `json:"per_iops_chart"`
@@ -43,13 +44,21 @@ func (s *Server) valueAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r
 func (s *Server) valueData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	keys, prices := q["drive"], q["price"]
-	d := ValueData{Rows: []ValueRow{}, Tests: []string{}}
+	d := ValueData{Rows: []ValueRow{}, Tests: []string{}, Found: []Found{}}
 	ctx := r.Context()
 	var cols [][]store.Figure
 	var all []store.Figure
 	for i, key := range keys {
 		if key == "" {
 			continue // a form's blank row
+		}
+		if isDriveSearch(key) {
+			found, err := s.findDrives(ctx, key, func(k string) string { return replacing("/value", q, "drive", i, k) })
+			if err != nil {
+				return nil, err
+			}
+			d.Found = append(d.Found, found)
+			continue
 		}
 		row := ValueRow{DeviceKey: key, URL: drivePath(key), Label: key}
 		if i < len(prices) {
