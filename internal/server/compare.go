@@ -14,7 +14,7 @@ type CompareData struct {
 	Columns []CompareItem `json:"columns"`
 	Rows    []CompareRow  `json:"rows"`
 	Chart   BarChart      `json:"chart"` // MB/s per test, a bar per column
-	Found   []Found       `json:"found"`  // drives matching each name typed instead of a key
+	Found   []Found       `json:"found"` // drives matching each name typed instead of a key
 }
 
 // CompareItem is one column.
