@@ -11,6 +11,8 @@ type BoardData struct {
 	Board   string       `json:"board"`
 	Ranking BoardBest    `json:"ranking"`
 	Chart   BarChart     `json:"chart"` // sequential and 4K random read per drive
+	// Leaders ranks the board's drives per class as the home page does (leaderboard.go).
+	Leaders Leaderboard `json:"leaders"`
 	List    []RunSummary `json:"list"`
 	Pager   Pager        `json:"pager"`
 }
@@ -46,6 +48,11 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 	if d.Ranking, err = s.boardBest(ctx, store.Group{Key: name, Runs: total}, boardPerClass); err != nil {
 		return nil, err
 	}
+	base, err := s.leaderBase(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.Leaders = rankLeaders(base, leaderFilter{board: displayBoard(name), all: true})
 	if d.Chart, err = s.boardBars(ctx, name); err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ var basisOrder = map[string]int{basisPib: 0, basisIomark: 1, basisSeqRead: 2}
 var basisLabels = map[string]string{
 	basisPib:     "PiBenchmarks score",
 	basisIomark:  "iomark score",
-	basisSeqRead: "sequential read MB/s (hdparm -t, published rows)",
+	basisSeqRead: "published sequential read (hdparm -t)",
 }
 
 // LeaderboardBasis documents the ranking for the page and the API.
@@ -189,7 +189,10 @@ func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
 }
 
 // leaderFilter is what the visitor asked for (?family=&board=&class=&link=).
-type leaderFilter struct{ family, board, class, link string }
+type leaderFilter struct {
+	family, board, class, link string
+	all                        bool // every ranked drive of each class, as with a class filter
+}
 
 func (f leaderFilter) url(family, class string) string {
 	q := url.Values{}
@@ -270,7 +273,7 @@ func rankLeaders(base []*leaderEntry, f leaderFilter) Leaderboard {
 	}
 	sort.Strings(lb.Classes)
 	show := leaderTop
-	if f.class != "" {
+	if f.class != "" || f.all {
 		show = leaderFull
 	}
 	for _, class := range classOrder(perClass) {

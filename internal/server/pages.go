@@ -79,6 +79,12 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%d B", b)
 	},
 	"inc": func(i int) int { return i + 1 },
+	"plural": func(n int, what string) string {
+		if n == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", n, what)
+	},
 	// iops prints an IOPS figure, or "—" saying the test has none (published rows state MB/s only).
 	"iops": func(v float64) any {
 		if v == 0 {
