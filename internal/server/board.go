@@ -8,11 +8,11 @@ import (
 
 // BoardData is the board page: its drives ranked per class and its results.
 type BoardData struct {
-	Board   string       `json:"board"`
-	Ranking BoardBest    `json:"ranking"`
-	Chart   BarChart     `json:"chart"` // sequential and 4K random read per drive
+	Board   string    `json:"board"`
+	Ranking BoardBest `json:"ranking"`
+	Chart   BarChart  `json:"chart"` // sequential and 4K random read per drive
 	// Leaders ranks the board's drives per class as the home page does (leaderboard.go).
-	Leaders Leaderboard `json:"leaders"`
+	Leaders Leaderboard  `json:"leaders"`
 	List    []RunSummary `json:"list"`
 	Pager   Pager        `json:"pager"`
 }
