@@ -134,6 +134,7 @@ var uploadLimits = map[string]limit{
 	"sata.max_link_gbps":     rng(0, 100),
 	"sata.model":             text(maxName),
 	"sata.rotation_rate_rpm": rng(0, 100000),
+	"sata.serial_hash":       serial,
 	"sata.temp_c":            tempC,
 
 	"partition.number":      rng(0, 1<<20),

@@ -89,7 +89,8 @@ type schemaBuilder struct {
 	upload bool
 	limits map[string]limit
 	prefix string // of component names, so one type has an upload and a response schema
-	// missing collects numeric fields with no limit (a test fails on any); used the paths
+	// missing collects numeric fields with no limit and serial hashes without their pattern (a
+	// test fails on any); used the paths
 	// that have one, so a test can find limits no field has.
 	missing []string
 	used    map[string]bool
@@ -171,6 +172,11 @@ func (b *schemaBuilder) schemaOf(t reflect.Type, path string, omitempty bool) *S
 				if lim.notPattern != "" {
 					s.Not = &Schema{Pattern: lim.notPattern}
 				}
+			}
+			// A serial number travels only as its hash: a field for one without the hash's
+			// pattern would store raw serials (a test fails on any).
+			if strings.HasSuffix(path, "serial_hash") && s.Pattern != serialPattern {
+				b.missing = append(b.missing, path+" (a serial hash without the serial pattern)")
 			}
 		}
 	case t.Kind() == reflect.Bool:

@@ -15,7 +15,8 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// Every number of an upload has a range, every limit names a field, every pattern compiles.
+// Every number of an upload has a range, every serial hash the hash's pattern, every limit names
+// a field, every pattern compiles.
 func TestUploadSchemaBoundsEveryNumber(t *testing.T) {
 	set := apiSchemas()
 	if set.err != nil {
@@ -23,7 +24,7 @@ func TestUploadSchemaBoundsEveryNumber(t *testing.T) {
 	}
 	if len(set.missing) > 0 {
 		sort.Strings(set.missing)
-		t.Errorf("limits.go and record.Run disagree (add a range for each number, drop limits of gone fields):\n%s", strings.Join(set.missing, "\n"))
+		t.Errorf("limits.go and record.Run disagree (add a range for each number and serialPattern for each serial hash, drop limits of gone fields):\n%s", strings.Join(set.missing, "\n"))
 	}
 }
 
