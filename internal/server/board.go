@@ -8,16 +8,13 @@ import (
 
 // BoardData is the board page: its drives ranked per class and its results.
 type BoardData struct {
-	Board   string    `json:"board"`
-	Ranking BoardBest `json:"ranking"`
-	Chart   BarChart  `json:"chart"` // sequential and 4K random read per drive
+	Board string   `json:"board"`
+	Chart BarChart `json:"chart"` // sequential and 4K random read per drive
 	// Leaders ranks the board's drives per class as the home page does (leaderboard.go).
 	Leaders Leaderboard  `json:"leaders"`
 	List    []RunSummary `json:"list"`
 	Pager   Pager        `json:"pager"`
 }
-
-const boardPerClass = 10
 
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	s.asPage(w, r, "board", s.boardData)
@@ -45,14 +42,9 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 	}
 	lp.sortable(total)
 	d := BoardData{Board: name, List: []RunSummary{}}
-	if d.Ranking, err = s.boardBest(ctx, store.Group{Key: name, Runs: total}, boardPerClass); err != nil {
+	if d.Leaders, err = s.leaders(ctx, leaderFilter{board: displayBoard(name), all: true}); err != nil {
 		return nil, err
 	}
-	base, err := s.leaderBase(ctx)
-	if err != nil {
-		return nil, err
-	}
-	d.Leaders = rankLeaders(base, leaderFilter{board: displayBoard(name), all: true})
 	if d.Chart, err = s.boardBars(ctx, name); err != nil {
 		return nil, err
 	}

@@ -57,7 +57,10 @@ var (
 	randReadTests = []string{"rand-read-4k-qd1", "rand-read-4k", "iozone-rand-read-4k"}
 )
 
-const boardBarsMax = 15 // drives on a board's chart, best sequential read first
+const (
+	boardBarsMax     = 15    // drives on a board's chart, best sequential read first
+	boardBarsFigures = 20000 // newest figures of those tests read per board for its chart
+)
 
 // boardBars is a board's chart: each drive's median sequential and 4K random read (kept).
 func (s *Server) boardBars(ctx context.Context, board string) (BarChart, error) {
@@ -77,7 +80,7 @@ func (s *Server) computeBoardBars(ctx context.Context, board string) (BarChart, 
 	}
 	drives := map[string]*acc{}
 	names := append(append([]string{}, seqReadTests...), randReadTests...)
-	err := s.st.EachFigure(ctx, store.Filter{Board: board, Limit: rankingFigures}, func(f *store.Figure) error {
+	err := s.st.EachFigure(ctx, store.Filter{Board: board, Limit: boardBarsFigures}, func(f *store.Figure) error {
 		if f.DeviceKey == "" || f.MBPerS <= 0 {
 			return nil
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"sort"
 
@@ -42,10 +43,10 @@ const LeaderboardBasis = "Drives are ranked by the median PiBenchmarks-compatibl
 	"by the median of their published sequential read (hdparm -t) in MB/s. Each basis is ranked on its own."
 
 const (
-	leaderRunsPerBoard = 3000 // newest results read per board: a bounded sample at a million results
-	leaderBoards       = 200  // boards read, most results first
-	leaderTop          = 3    // drives per class on the home page
-	leaderFull         = 25   // drives per class with a class filter
+	leaderRunsPerBoard = store.MaxLimit // newest results read per board: a bounded sample at a million results
+	leaderBoards       = 200            // boards read, most results first
+	leaderTop          = 3              // drives per class on the home page
+	leaderFull         = 25             // drives per class with a class filter
 )
 
 // Leaderboard is the home page's ranking for one family, filtered by board, class and link.
@@ -124,6 +125,22 @@ func (s *Server) leaderBase(ctx context.Context) ([]*leaderEntry, error) {
 		return nil, err
 	}
 	return v.([]*leaderEntry), nil
+}
+
+// leaders is the leaderboard for one filter, kept like the base it is ranked from.
+func (s *Server) leaders(ctx context.Context, f leaderFilter) (Leaderboard, error) {
+	key := fmt.Sprintf("leaders\x00%q\x00%q\x00%q\x00%q\x00%v", f.family, f.board, f.class, f.link, f.all)
+	v, err := s.cache.get(ctx, key, func(ctx context.Context) (any, error) {
+		base, err := s.leaderBase(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return rankLeaders(base, f), nil
+	})
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	return v.(Leaderboard), nil
 }
 
 func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
