@@ -52,6 +52,8 @@ func TestBrowserSitePages(t *testing.T) {
 	var a, b *record.Run
 	for i, mb := range []float64{38, 40, 41, 43, 39} {
 		r := sampleRecord("sa"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B Rev 1.4", mb)
+		price := 11 + float64(i) // sent with --price: the value page charts USD per MB/s too
+		r.PriceUSD = &price
 		r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Minute)
 		a = r
 		if c, out := ts.post(t, encode(t, r)); c != 201 {
@@ -75,7 +77,7 @@ func TestBrowserSitePages(t *testing.T) {
 		{"board", "/board?name=" + url.QueryEscape("Raspberry Pi 4 Model B"), 1},
 		{"drive", "/drive?key=" + ka, 2},
 		{"compare", "/compare?drive=" + ka + "&drive=" + kb, 1},
-		{"value", "/value?drive=" + ka + "&price=12&drive=" + kb + "&price=9", 2},
+		{"value", "/value?drive=" + ka + "&price=12&drive=" + kb + "&price=9", 4},
 		{"result", "/result/" + a.ID, 1},
 	}
 	for _, width := range []int64{1280, 390} {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -19,6 +20,9 @@ type ValueData struct {
 	// Price per MB/s and per IOPS of the priced drives, a bar each.
 	PerMBChart   BarChart `json:"per_mb_chart"`
 	PerIOPSChart BarChart `json:"per_iops_chart"`
+	// The same from the prices results state (ValueRow.Sent), in US dollars.
+	SentPerMBChart   BarChart `json:"sent_per_mb_chart"`
+	SentPerIOPSChart BarChart `json:"sent_per_iops_chart"`
 }
 
 // ValueRow is one drive's value; a price per figure is absent when the figure is.
@@ -32,6 +36,11 @@ type ValueRow struct {
 	MedianIOPS     float64  `json:"median_iops"`
 	PricePerIOPS   *float64 `json:"price_per_iops,omitempty"`
 	Results        int      `json:"results"`
+	// Sent is the median price users sent with --price and sources published (US dollars),
+	// with what it buys: absent when no result of the drive states a price.
+	Sent         *SentPrice `json:"sent_price,omitempty"`
+	USDPerMBPerS *float64   `json:"usd_per_mb_per_s,omitempty"`
+	USDPerIOPS   *float64   `json:"usd_per_iops,omitempty"`
 }
 
 const maxValueDrives = 10
@@ -123,6 +132,17 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 		row.Results = len(mb)
 		row.MedianMBPerS = statsOf(mb).Median
 		row.MedianIOPS = statsOf(iops).Median
+		if sp, ok, err := s.sentPrice(ctx, row.DeviceKey); err != nil {
+			return nil, err
+		} else if ok {
+			row.Sent = &sp
+			if row.MedianMBPerS > 0 {
+				row.USDPerMBPerS = fp(sp.MedianUSD / row.MedianMBPerS)
+			}
+			if row.MedianIOPS > 0 {
+				row.USDPerIOPS = fp(sp.MedianUSD / row.MedianIOPS)
+			}
+		}
 		if row.Price != nil && row.MedianMBPerS > 0 {
 			v := *row.Price / row.MedianMBPerS
 			row.PricePerMBPerS = &v
@@ -136,6 +156,20 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 		Labels: []string{}, Series: []BarSeries{{Label: "price per MB/s", Values: []*float64{}}}}
 	d.PerIOPSChart = BarChart{ID: "per-iops", Title: "Price per IOPS of " + d.IOPSTest + " (lower is better)", Unit: "price per IOPS", Horizontal: true,
 		Labels: []string{}, Series: []BarSeries{{Label: "price per IOPS", Values: []*float64{}}}}
+	d.SentPerMBChart = BarChart{ID: "sent-per-mb", Title: "US dollars per MB/s of " + d.MBTest + " at the prices results state (lower is better)", Unit: "USD per MB/s", Horizontal: true,
+		Labels: []string{}, Series: []BarSeries{{Label: "USD per MB/s", Values: []*float64{}}}}
+	d.SentPerIOPSChart = BarChart{ID: "sent-per-iops", Title: "US dollars per IOPS of " + d.IOPSTest + " at the prices results state (lower is better)", Unit: "USD per IOPS", Horizontal: true,
+		Labels: []string{}, Series: []BarSeries{{Label: "USD per IOPS", Values: []*float64{}}}}
+	for _, row := range d.Rows {
+		if row.USDPerMBPerS != nil {
+			d.SentPerMBChart.Labels = append(d.SentPerMBChart.Labels, fmt.Sprintf("%s (%d prices)", row.Label, row.Sent.Count))
+			d.SentPerMBChart.Series[0].Values = append(d.SentPerMBChart.Series[0].Values, row.USDPerMBPerS)
+		}
+		if row.USDPerIOPS != nil {
+			d.SentPerIOPSChart.Labels = append(d.SentPerIOPSChart.Labels, fmt.Sprintf("%s (%d prices)", row.Label, row.Sent.Count))
+			d.SentPerIOPSChart.Series[0].Values = append(d.SentPerIOPSChart.Series[0].Values, row.USDPerIOPS)
+		}
+	}
 	for _, row := range d.Rows {
 		if row.PricePerMBPerS != nil {
 			d.PerMBChart.Labels = append(d.PerMBChart.Labels, row.Label)
