@@ -47,3 +47,15 @@ func TestValueSentPrices(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRecordPrice: any stored bytes give a positive finite price or none, never a panic.
+func FuzzRecordPrice(f *testing.F) {
+	f.Add([]byte(`{"price_usd":12.5}`))
+	f.Add([]byte(`{"published":{"figures":[{"column":"price_usd","printed":"50"}]}}`))
+	f.Add([]byte(`{"price_usd":null,"published":null}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if p, ok := recordPrice(raw); ok && !(p > 0 && p < 1e9) {
+			t.Errorf("price %v from %q", p, raw)
+		}
+	})
+}
