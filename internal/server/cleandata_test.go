@@ -28,6 +28,8 @@ func TestPagesCleanData(t *testing.T) {
 		"/value?drive=" + url.QueryEscape(ex.key),
 		"/compare?drive=" + url.QueryEscape(ex.key) + "&drive=" + url.QueryEscape(r.DeviceKey()),
 		"/board?name=" + url.QueryEscape("Raspberry Pi 4 Model B Rev 1.4"),
+		"/drive?key=" + url.QueryEscape(r.DeviceKey()),
+		"/result/" + r.ID,
 	}
 	zeroCell := regexp.MustCompile(`<td>0</td>`)
 	for _, p := range pages {
