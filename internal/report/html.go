@@ -63,7 +63,10 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 			hr.Charts = append(hr.Charts, template.HTML(inlineSVG(svg)))
 		}
 		if c := hr.Compare; c != nil {
-			hr.HasComparison, hr.ComparisonName = true, c.PublishedScope
+			hr.HasComparison = true
+			if c.PublishedRows > 0 {
+				hr.ComparisonName = " for " + c.PublishedScope
+			}
 			hr.CompareHeader, hr.CompareRows, hr.CompareNotes = comparisonRows(c)
 		}
 		page.Runs = append(page.Runs, hr)
@@ -134,7 +137,7 @@ td.n { text-align: right; }
 
 {{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
 
-{{if .HasComparison}}<h2>Published results for {{.ComparisonName}}</h2>
+{{if .HasComparison}}<h2>Published results{{.ComparisonName}}</h2>
 {{if .CompareRows}}<table>
 <tr>{{range .CompareHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .CompareRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>

@@ -77,7 +77,11 @@ func writeMarkdown(b *strings.Builder, v runView) {
 		}
 	}
 	if c := v.Compare; c != nil {
-		fmt.Fprintf(b, "\n## Published results for %s\n\n", mdEscape(c.PublishedScope))
+		if c.PublishedRows == 0 {
+			b.WriteString("\n## Published results\n\n")
+		} else {
+			fmt.Fprintf(b, "\n## Published results for %s\n\n", mdEscape(c.PublishedScope))
+		}
 		header, rows, notes := comparisonRows(c)
 		if len(rows) > 0 {
 			b.WriteString(mdTable(header, rows))

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/iomark/iomark/internal/probe"
@@ -220,13 +221,42 @@ type peerSet struct {
 	Rows    []refdata.Result
 }
 
-// Scope describes the set for people: "Raspberry Pi 4, microsd".
+// Scope describes the set for people: "Raspberry Pi 4, microsd"; what the run does not say
+// is named as missing ("board family unknown"), never left blank.
 func (p peerSet) Scope() string {
-	fam := p.Family
+	fam, classes := p.Family, strings.Join(p.Classes, "/")
 	if fam == "" {
-		fam = "unknown board"
+		fam = "board family unknown"
 	}
-	return fam + ", " + strings.Join(p.Classes, "/")
+	if classes == "" {
+		classes = "drive class unknown"
+	}
+	return fam + ", " + classes
+}
+
+// missing says why a run has no published peers to be compared with: what it lacks (a board
+// the published rows are matched on, a kind of drive they cover), or that none were published
+// for its board and drive. Empty when it has peers.
+func (p peerSet) missing(r *record.Run) string {
+	var why []string
+	switch {
+	case p.Family != "":
+	case r.Host == nil || strings.TrimSpace(r.Host.Model) == "":
+		why = append(why, "the run does not name its board (none was read from the device tree or DMI), and published results are matched by board family")
+	default:
+		why = append(why, fmt.Sprintf("its board, %s, is not a Raspberry Pi 2, 3, 4 or 5, the board families published results are matched on", r.Host.Model))
+	}
+	switch {
+	case len(p.Classes) > 0:
+	case r.Device == nil || r.Device.Class == "":
+		why = append(why, "the run does not say what kind of drive it measured")
+	default:
+		why = append(why, fmt.Sprintf("no published results for %s drives (they cover microSD, USB flash, USB SSD, NVMe, eMMC and SATA)", r.Device.Class))
+	}
+	if len(why) == 0 && len(p.Rows) == 0 {
+		why = append(why, "no published results for "+p.Scope())
+	}
+	return strings.Join(why, "; ")
 }
 
 // SourceIDs lists the sources of the rows, in first-seen order.
