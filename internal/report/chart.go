@@ -94,7 +94,7 @@ func buildChart(r *record.Run, opts Options) (chart, error) {
 	case ChartSustained:
 		t := sustainedTest(r)
 		if t == nil {
-			return chart{}, fmt.Errorf("run %s has no sustained test to draw: use the bars chart, or run --profile sustained", r.ID)
+			return chart{}, fmt.Errorf("run %s has no sustained test to draw: draw its bars (`iomark export --chart bars`), or measure a sustained write with `iomark run --profile sustained`", r.ID)
 		}
 		return sustainedChart(r, t)
 	}

@@ -245,7 +245,7 @@ func (r *runner) runTests(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if t.Writes() && !r.mayWrite {
-			r.warn(WarnWriteSkipped, "%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target)
+			r.warn(WarnWriteSkipped, "%s skipped: %s is a block device and writing to it destroys its data (`iomark run --destructive --confirm %s` allows it)", t.Name, r.target, r.target)
 			sharesLeft -= t.WriteWeight()
 			continue
 		}
