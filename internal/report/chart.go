@@ -205,7 +205,7 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 
 	ps := comparablePublished(r, opts.Published)
 	for _, f := range publishedFigures(r, ps) {
-		names := []string{"this run: iomark " + f.test.Name}
+		names := []string{"this run: iomark " + f.ours.name}
 		vals := []float64{f.oursValue}
 		var srcs []string
 		for _, d := range f.drives {
@@ -216,10 +216,10 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 			}
 		}
 		method := "same method"
-		if !f.sameMethod {
+		if !f.cand.same {
 			method = "method differs"
 		}
-		title := fmt.Sprintf("%s vs iomark %s (%s)", f.col.label, f.test.Name, method)
+		title := fmt.Sprintf("%s vs iomark %s (%s)", f.col.label, f.ours.name, method)
 		xl := fmt.Sprintf("%s; published %s for %s: %s", f.col.unit, f.col.column, ps.Scope(), strings.Join(srcs, ", "))
 		p, err := hbars(title, xl, names, vals, true)
 		if err != nil {

@@ -137,9 +137,13 @@ func BuildComparison(run *record.Run, earlier []*record.Run, published []refdata
 			}
 			usedSources[d.row.SourceID] = true
 		}
+		note := f.cand.note
+		if f.converted > 0 {
+			note += fmt.Sprintf("; %d of the %d published figures converted: %s", f.converted, len(f.drives), f.col.rowNote)
+		}
 		c.Published = append(c.Published, PublishedFigure{
-			Column: f.col.column, Label: f.col.label, Method: f.col.method, Test: f.test.Name,
-			SameMethod: f.sameMethod, Note: f.col.differs, Sources: srcs,
+			Column: f.col.column, Label: f.col.label, Method: f.col.method, Test: f.ours.name,
+			SameMethod: f.cand.same, Note: note, Sources: srcs,
 			Standing: standing(f.oursValue, f.col.unit, vals),
 		})
 	}
@@ -171,7 +175,7 @@ func Compare(w io.Writer, run *record.Run, earlier []*record.Run, published []re
 }
 
 func fmtValue(v float64, unit string) string {
-	if unit == "IOPS" || unit == "KiB/s" {
+	if unit == "IOPS" || unit == "KiB/s" || unit == "points" {
 		return fmt.Sprintf("%.0f %s", v, unit)
 	}
 	return fmtRate(v) + " " + unit

@@ -197,73 +197,16 @@ func TestSustainedWriteIsNotComparedWithDD(t *testing.T) {
 	}
 }
 
-// docs/compare.md documents the mapping table; every mapped column must appear in it.
+// docs/compare.md documents the mapping table; every published figure column must appear in
+// it, compared or not.
 func TestMappingDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/compare.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range pubColumns {
-		if !strings.Contains(string(doc), "`"+c.column+"`") {
-			t.Errorf("docs/compare.md does not describe %s", c.column)
+	for _, c := range refdata.FigureColumns() {
+		if !strings.Contains(string(doc), "`"+c+"`") {
+			t.Errorf("docs/compare.md does not describe %s", c)
 		}
-	}
-}
-
-func TestMatchPeerOr(t *testing.T) {
-	r := sampleRun()
-	r.Tests[0].QD = 8 // a profile may read sequentially at a deeper queue
-	r.Tests = append(r.Tests, record.Test{Name: "seq-read-1m-qd32", Op: "read", BS: 1 << 20, QD: 32, Jobs: 1})
-	if got, same := matchPeerOr("hdparm-read", "read", mib, 0)(r); got == nil || got.Name != "seq-read-1m" || same {
-		t.Errorf("fallback picked %+v (same method %v), want seq-read-1m at the lowest QD", got, same)
-	}
-	r.Tests = append(r.Tests, record.Test{Name: "hdparm-read", Op: "hdparm-read", BS: 2 << 20, QD: 1, Jobs: 1})
-	if got, same := matchPeerOr("hdparm-read", "read", mib, 0)(r); got == nil || got.Name != "hdparm-read" || !same {
-		t.Errorf("peer-method test not preferred: %+v", got)
-	}
-	if got, _ := matchPeerOr("", "randread", 4*kib, 1)(r); got == nil || got.Name != "rand-read-4k-qd1" {
-		t.Errorf("QD1 random read: %+v", got)
-	}
-	r.Tests[2].QD = 2
-	if got, _ := matchPeerOr("", "randread", 4*kib, 1)(r); got != nil {
-		t.Errorf("iozone's QD1 figure matched a QD%d test", got.QD)
-	}
-}
-
-// TestCompareSaysWhatIsMissing: a run on a machine with no board name and a virtio disk (the
-// first run a newcomer makes in a VM) printed "against published results for unknown board,
-// : 0 drives"; it must name what the run lacks instead.
-func TestCompareSaysWhatIsMissing(t *testing.T) {
-	r := sampleRun()
-	r.Host = nil
-	r.Device = &probe.Device{Name: "vda", Class: probe.ClassVirtio, Vendor: "virtio", CapacityBytes: 274877906944}
-	r.SD, r.Link = nil, nil
-	for _, md := range []bool{false, true} {
-		var buf bytes.Buffer
-		if err := Compare(&buf, r, nil, published(t), CompareOptions{Markdown: md}); err != nil {
-			t.Fatal(err)
-		}
-		out := buf.String()
-		if !md {
-			golden(t, "virtio.compare.golden", buf.Bytes())
-		}
-		for _, bad := range []string{"unknown board, :", ": 0 drives", ", :"} {
-			if strings.Contains(out, bad) {
-				t.Errorf("markdown=%v: compare prints %q:\n%s", md, bad, out)
-			}
-		}
-		for _, want := range []string{"against published results: none", "the run does not name its board", "no published results for virtio drives"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("markdown=%v: compare lacks %q:\n%s", md, want, out)
-			}
-		}
-	}
-	r.Device = nil
-	if why := BuildComparison(r, nil, published(t)).PublishedWhy; !strings.Contains(why, "does not say what kind of drive") {
-		t.Errorf("no device: why %q", why)
-	}
-	md := string(export(t, "md", []*record.Run{r}, Options{Published: published(t)}))
-	if !strings.Contains(md, "## Published results\n") || strings.Contains(md, "Published results for") {
-		t.Errorf("Markdown report heading for a run with no peers:\n%s", md)
 	}
 }
