@@ -124,7 +124,8 @@ td.n { text-align: right; }
 <table>
 <tr>{{range .SBCHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .SBCRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{end}}
+{{end}}</table>
+<p>{{.SBCNote}}.</p>{{end}}
 
 <h2>Scores</h2>
 {{if .Scores}}<ul>{{range .Scores}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>No score for this profile.</p>{{end}}

@@ -49,6 +49,7 @@ func writeMarkdown(b *strings.Builder, v runView) {
 	if len(v.SBCRows) > 0 {
 		b.WriteString("\n## sbc-reviews table\n\n")
 		b.WriteString(mdTable(v.SBCHeader, v.SBCRows))
+		b.WriteString("\n" + mdEscape(sbcUnitNote) + ".\n")
 	}
 	b.WriteString("\n## Scores\n\n")
 	if len(v.Scores) == 0 {

@@ -21,6 +21,7 @@ type runView struct {
 	Wrote      string
 	SBCHeader  []string // the reviewers' table when the profile is sbc-reviews
 	SBCRows    [][]string
+	SBCNote    string // the table's unit
 	Compare    *Comparison
 }
 
@@ -79,6 +80,7 @@ func newRunView(r *record.Run, opts Options) runView {
 	v.Warnings = warningMessages(r)
 	if r.Profile == "sbc-reviews" {
 		v.SBCHeader, v.SBCRows = sbcReviewsRows(r)
+		v.SBCNote = sbcUnitNote
 	}
 	if len(opts.Published) > 0 {
 		c := BuildComparison(r, nil, opts.Published)
