@@ -154,7 +154,7 @@ func TestSBCReviewsTable(t *testing.T) {
 	got := SBCReviewsTable(r)
 	golden(t, "sbc-reviews.table.golden", []byte(got))
 	for _, want := range []string{
-		"| iomark 1M sequential read (seq-read-1m, QD1, O\\_DIRECT) | 41.10 MiB/s |", // 43.1 MB/s
+		"| iomark 1M sequential read (seq-read-1m, QD1, O\\_DIRECT) | 41.10 MiB/s |",    // 43.1 MB/s
 		"| iomark 1M random write (rand-write-1m-qd1, QD1, O\\_DIRECT) | 16.40 MiB/s |", // from 17.2 MB/s, no MiB/s in the record
 		"the unit the sbc-reviews tables print as",
 	} {

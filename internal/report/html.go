@@ -39,7 +39,6 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 	if len(runs) == 1 {
 		page.Title = newRunView(runs[0], opts).Title
 	}
-	fontsEmbedded := false
 	for _, r := range runs {
 		hr := htmlRun{runView: newRunView(r, opts)}
 		kinds := []Chart{ChartBars}
@@ -52,14 +51,11 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 		for _, k := range kinds {
 			o := opts
 			o.Chart = k
-			// Inline SVG <style> belongs to the whole page, so the fonts the first chart
-			// embeds serve every chart after it.
-			svg, err := chartSVG(r, o, !fontsEmbedded)
+			svg, err := chartSVG(r, o)
 			if err != nil {
 				hr.ChartErrs = append(hr.ChartErrs, err.Error())
 				continue
 			}
-			fontsEmbedded = true
 			hr.Charts = append(hr.Charts, template.HTML(inlineSVG(svg)))
 		}
 		if c := hr.Compare; c != nil {
