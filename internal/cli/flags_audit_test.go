@@ -36,8 +36,9 @@ var messagesReach = map[string][]string{
 	"store":    {"run", "history", "show", "export", "compare", "submit", "serve"},
 	"upload":   {"run", "submit"},
 	// Test infrastructure: its messages reach tests, never a command.
-	"lab":    nil,
-	"testpg": nil,
+	"lab":     nil,
+	"qemulab": nil,
+	"testpg":  nil,
 }
 
 // flagToken is a long flag in a message: "--size", "--confirm", not "---" or "a--b".
