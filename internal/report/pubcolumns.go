@@ -82,6 +82,24 @@ const (
 	qdDeepest = -1 // the deepest the run has
 )
 
+// fioQDFloor is the shallowest queue set beside Storage.sh's fio QD64 IOPS: quick's and cdm's
+// QD32. A QD1 test is not: on a drive with a command queue (A2 cards, USB SSDs, NVMe) QD1 gives
+// a fraction of the QD64 IOPS, so its ratio would rank the queue depth, not the drive.
+const fioQDFloor = 32
+
+// deepest finds the deepest single-job O_DIRECT test of op at block size bs whose queue is at
+// least minQD deep.
+func deepest(op string, bs, minQD int) func(*record.Run) (ours, bool) {
+	find := direct(op, bs, false, qdDeepest)
+	return func(r *record.Run) (ours, bool) {
+		o, ok := find(r)
+		if !ok || o.test.QD < minQD {
+			return ours{}, false
+		}
+		return o, true
+	}
+}
+
 // direct finds the single-job O_DIRECT test of op at block size bs (at least bs when atLeast)
 // with the queue depth rule qd. A buffered test is never taken for an O_DIRECT figure, nor a
 // sustained write for any published one (its figure spans gigabytes and its cache cliff).
@@ -129,7 +147,7 @@ const (
 	noteIozoneSame = "the same workload (O_DIRECT, one I/O at a time) on a different file size"
 	noteIozoneMB   = noteIozoneSame + "; a row that does not say how it turned iozone's kB/s into MB/s (÷1000 or ÷1024, under 5% apart) is taken as printed"
 	noteOverwrite  = "iomark writes over a test file laid out before the test, as iozone's rewrite pass does; iozone's first write pass also allocates the file's blocks"
-	noteFioQD      = "fio ran at QD64; iomark's deepest single-job 4 KiB random test of the run is compared (QD32 in quick): a card with one command queue gains nothing past a few, an NVMe drive may"
+	noteFioQD      = "fio ran at QD64; iomark's deepest single-job 4 KiB random test is compared only at QD32 or deeper (quick's and cdm's QD32): a card with one command queue gains nothing past a few, an NVMe drive may"
 )
 
 // pubColumns is the mapping table, in the order comparisons print. Units: hdparm prints MiB/s
@@ -269,7 +287,7 @@ var pubColumns = []pubColumn{
 		method: "fio --bs=4k --iodepth=64 --size=80M --direct=1 --ioengine=libaio --readwrite=randread (PiBenchmarks' Storage.sh)",
 		candidates: []candidate{
 			{byName("fio-rand-read-4k-qd64"), true, "the pibenchmarks profile's fio-rand-read-4k-qd64 runs Storage.sh's fio job: O_DIRECT 4 KiB random reads at QD64 over 80 MiB"},
-			{direct("randread", 4*kib, false, qdDeepest), false, noteFioQD},
+			{deepest("randread", 4*kib, fioQDFloor), false, noteFioQD},
 		},
 	},
 	{
@@ -277,7 +295,7 @@ var pubColumns = []pubColumn{
 		method: "fio --bs=4k --iodepth=64 --size=80M --direct=1 --ioengine=libaio --readwrite=randwrite (PiBenchmarks' Storage.sh)",
 		candidates: []candidate{
 			{byName("fio-rand-write-4k-qd64"), true, "the pibenchmarks profile's fio-rand-write-4k-qd64 runs Storage.sh's fio job: O_DIRECT 4 KiB random writes at QD64 over 80 MiB"},
-			{direct("randwrite", 4*kib, false, qdDeepest), false, noteFioQD},
+			{deepest("randwrite", 4*kib, fioQDFloor), false, noteFioQD},
 		},
 	},
 	{

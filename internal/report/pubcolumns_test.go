@@ -108,8 +108,8 @@ func TestWhichTestEachPublishedColumnMeets(t *testing.T) {
 		"rand1m_write_kbps_iozone":  {"", "", "rand-write-1m-qd1=", "", ""},
 		"fio_seq1m_read_mbps":       {"seq-read-1m~", "", "seq-read-1m~", "seq-read-1m-q8t1~", ""},
 		"fio_seq1m_write_mbps":      {"seq-write-1m~", "", "seq-write-1m~", "seq-write-1m-q8t1~", ""},
-		"fio_rand4k_read_iops":      {"rand-read-4k-qd32~", "fio-rand-read-4k-qd64=", "rand-read-4k-qd1~", "rand-read-4k-q32t1~", ""},
-		"fio_rand4k_write_iops":     {"rand-write-4k-qd32~", "fio-rand-write-4k-qd64=", "rand-write-4k-qd1~", "rand-write-4k-q32t1~", ""},
+		"fio_rand4k_read_iops":      {"rand-read-4k-qd32~", "fio-rand-read-4k-qd64=", "", "rand-read-4k-q32t1~", ""},
+		"fio_rand4k_write_iops":     {"rand-write-4k-qd32~", "fio-rand-write-4k-qd64=", "", "rand-write-4k-q32t1~", ""},
 		"pibenchmarks_score":        {"", "pibenchmarks score=", "", "", ""},
 	}
 	runs := make([]*record.Run, len(profiles))

@@ -62,7 +62,7 @@ func newRunView(r *record.Run, opts Options) runView {
 	fact("iomark", tool)
 	fact("Run id", r.ID)
 	if p, ok := PriceOf(r); ok {
-		fact("Price", fmtUSD(p.PriceUSD)+" (as given to `iomark run --price`)")
+		fact("Price", fmtUSD(p.PriceUSD)+" (as given to iomark run --price)")
 		fact("Price per performance", strings.Join(p.parts(true), "; "))
 	}
 	if r.Interrupted {
