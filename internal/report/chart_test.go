@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"image/png"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -160,6 +161,39 @@ func TestChartsIssue11(t *testing.T) {
 		t.Errorf("html report embeds a font or is %d bytes", len(html))
 	}
 	golden(t, "sustained.svg.golden", export(t, "svg", []*record.Run{sampleSustainedRun()}, Options{}))
+}
+
+// TestSVGStylesAreClasses: vgsvg's per-element style attributes become one class per distinct
+// style, so a chart set beside ~200 published drives stays small; a class's name follows from
+// its style, so two charts inlined in one HTML page never give a name two meanings.
+func TestSVGStylesAreClasses(t *testing.T) {
+	big := export(t, "svg", []*record.Run{profileRun(t, "pibenchmarks")}, Options{Published: published(t), Chart: ChartBars})
+	if n := len(big); n > 160_000 {
+		t.Errorf("svg of a pibenchmarks run beside published drives is %d bytes", n)
+	}
+	if strings.Contains(string(big), "style=\"") {
+		t.Error("svg keeps style attributes")
+	}
+	rule := regexp.MustCompile(`\.(iom[0-9a-f]{8})\{([^}]*)\}`)
+	meaning := map[string]string{}
+	for _, out := range [][]byte{big, export(t, "svg", []*record.Run{sampleSustainedRun()}, Options{})} {
+		s := string(out)
+		rules := rule.FindAllStringSubmatch(s, -1)
+		if len(rules) == 0 {
+			t.Fatalf("no style rules in\n%.400s", s)
+		}
+		for _, r := range rules {
+			if m, ok := meaning[r[1]]; ok && m != r[2] {
+				t.Errorf("class %s is %q in one chart and %q in another", r[1], m, r[2])
+			}
+			meaning[r[1]] = r[2]
+		}
+		for _, used := range regexp.MustCompile(`class="([^"]*)"`).FindAllStringSubmatch(s, -1) {
+			if _, ok := meaning[used[1]]; !ok {
+				t.Errorf("class %s is used but has no rule", used[1])
+			}
+		}
+	}
 }
 
 func TestWrapWords(t *testing.T) {
