@@ -226,3 +226,24 @@ func TestCSVSeveralRuns(t *testing.T) {
 		t.Errorf("%d rows; last run id %q", len(rows), rows[len(rows)-1][0])
 	}
 }
+
+// TestMarkdownProseCodeSpans: the report's sentences quote commands between backticks; in
+// Markdown they are code spans, not escaped backticks, while the rest stays escaped and an
+// unpaired backtick stays literal.
+func TestMarkdownProseCodeSpans(t *testing.T) {
+	for in, want := range map[string]string{
+		"run `iomark run --profile quick` again": "run `iomark run --profile quick` again",
+		"a *b* `c|d` <e>":                        `a \*b\* ` + "`c|d`" + ` &lt;e&gt;`,
+		"one ` alone":                            "one \\` alone",
+		"empty `` span":                          "empty \\`\\` span",
+	} {
+		if got := mdProse(in); got != want {
+			t.Errorf("mdProse(%q) = %q, want %q", in, got, want)
+		}
+	}
+	r := sbcReviewsRun()
+	out := string(export(t, "md", []*record.Run{r}, Options{}))
+	if !strings.Contains(out, "(`iomark run --profile quick` gives the iomark score") || strings.Contains(out, "\\`iomark") {
+		t.Errorf("the no-score line does not quote the command as code:\n%s", out)
+	}
+}
