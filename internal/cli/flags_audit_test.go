@@ -199,7 +199,8 @@ func TestMessagesNameOnlyFlagsTheCommandHas(t *testing.T) {
 	var all []flagMention
 
 	cliFiles := parseDir(t, fset, ".")
-	for name, cmds := range cliFileCommands(t, fset, cliFiles, flags) {
+	cliCommands := cliFileCommands(t, fset, cliFiles, flags)
+	for name, cmds := range cliCommands {
 		all = append(all, mentions(fset, cliFiles[name], cmds, flags)...)
 	}
 	pkgs, err := os.ReadDir("..")
@@ -210,6 +211,14 @@ func TestMessagesNameOnlyFlagsTheCommandHas(t *testing.T) {
 		if !p.IsDir() || p.Name() == "cli" {
 			continue
 		}
+		reach, known := messagesReach[p.Name()]
+		if !known {
+			// A package this table does not know yet (a branch that adds one need not edit
+			// it): its messages reach the commands whose files import it. Words it leaves in
+			// records, printed again by show, export and compare, need an entry above.
+			reach = importers(cliFiles, cliCommands, "internal/"+p.Name())
+			t.Logf("internal/%s is not in messagesReach: its messages are checked against the commands that import it, %v", p.Name(), reach)
+		}
 		var found []flagMention
 		err := filepath.WalkDir(filepath.Join("..", p.Name()), func(path string, d os.DirEntry, err error) error {
 			if err != nil || !d.IsDir() || d.Name() == "testdata" {
@@ -219,19 +228,14 @@ func TestMessagesNameOnlyFlagsTheCommandHas(t *testing.T) {
 				return err
 			}
 			for _, f := range parseDir(t, fset, path) {
-				found = append(found, mentions(fset, f, messagesReach[p.Name()], flags)...)
+				found = append(found, mentions(fset, f, reach, flags)...)
 			}
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmds, known := messagesReach[p.Name()]
-		if len(found) > 0 && !known {
-			t.Errorf("internal/%s names flags in its messages (%s at %s) but messagesReach does not say which commands print them",
-				p.Name(), found[0].flag, found[0].pos)
-		}
-		if known && cmds == nil {
+		if known && reach == nil {
 			continue
 		}
 		all = append(all, found...)
@@ -253,6 +257,24 @@ func TestMessagesNameOnlyFlagsTheCommandHas(t *testing.T) {
 	}
 }
 
+// importers are the commands whose internal/cli files import the package at path suffix pkg.
+func importers(files map[string]*ast.File, commands map[string][]string, pkg string) []string {
+	var out []string
+	for name, f := range files {
+		for _, imp := range f.Imports {
+			if p, err := strconv.Unquote(imp.Path.Value); err == nil && strings.HasSuffix(p, "/"+pkg) {
+				for _, c := range commands[name] {
+					if !slices.Contains(out, c) {
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // TestFlagAuditFindsAMissingFlag: the audit's own check, on a message like the one issue 11
 // found.
 func TestFlagAuditFindsAMissingFlag(t *testing.T) {
@@ -269,6 +291,11 @@ var _ = "fio --size=80M --iodepth=64"
 	if len(got) != 2 || got[0].flag != "size" || !slices.Equal(got[0].commands, []string{"run"}) ||
 		got[1].flag != "server" || !slices.Equal(got[1].commands, []string{"submit"}) {
 		t.Errorf("mentions = %+v", got)
+	}
+	// A package messagesReach does not list is checked against the commands importing it.
+	cliFiles := parseDir(t, fset, ".")
+	if got := importers(cliFiles, cliFileCommands(t, fset, cliFiles, commandFlags(t)), "internal/upload"); !slices.Contains(got, "submit") || !slices.Contains(got, "run") || slices.Contains(got, "list") {
+		t.Errorf("commands importing internal/upload: %v", got)
 	}
 	if flags := commandFlags(t); flags["run"]["size"] || !flags["submit"]["server"] || !flags["run"]["help"] {
 		t.Errorf("run has --size %v, submit --server %v", flags["run"]["size"], flags["submit"]["server"])
