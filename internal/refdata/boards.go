@@ -71,6 +71,10 @@ var aliases = map[string]string{
 	"rpi5 8gb":                           "Raspberry Pi 5",                 // raspiblitz-4359: "on a test rpi5 8GB"
 	"raspberry pi 5 model b rev 1.0":     "Raspberry Pi 5",                 // pibenchmarks-34: Storage.sh's "Model: Raspberry Pi 5 Model B Rev 1.0"
 	"hifive premier p550":                "SiFive HiFive Premier P550",     // geerling-2025-p550: "SiFive\'s HiFive Premier P550 is a strange, powerful RISC-V board"
+	"raspberry pi 2":                     "Raspberry Pi 2 Model B",         // grazer-sdcards-2019: "auf einem Raspberry Pi 2 ermittelt" (2019; the Pi 2 was only made as Model B)
+	"raspberry pi 4 (4gb)":               "Raspberry Pi 4 Model B",         // gecompat-raspi-default: hardware list "Raspberry Pi 4 (4GB)" (2020, before the Pi 400)
+	"raspberrypi4":                       "Raspberry Pi 4 Model B",         // xshigee-rpi4-ssd-speedtest: title "RaspberryPi4のSSD/SD性能測定"
+	"rpi5 8gib model":                    "Raspberry Pi 5",                 // pcie-devices-657: "with a RPi5 8GiB model"
 }
 
 // Boards returns the canonical boards.

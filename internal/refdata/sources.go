@@ -183,6 +183,42 @@ var sources = []Source{
 		Date:  "2025-02-21",
 		About: "blog post; a disk-benchmark.sh-style table of one NVMe SSD at PCIe x1 and x4 on a RISC-V board",
 	},
+	{
+		ID: "grazer-sdcards-2019", Title: "SD-Karte für Raspberry Pi", Rows: 7,
+		URL:   "https://github.com/GrazerComputerClub/Blog/blob/1544dbede07869b8c54d4e59b66fe7aa55a41785/content/post/sdcards.md",
+		Date:  "2019-12-25",
+		About: "blog post in a GitHub repository; raw iozone 4k and 512k output of 7 microSD cards on a Raspberry Pi 2",
+	},
+	{
+		ID: "grazer-minecraft-server", Title: "Minecraft Server", Rows: 3,
+		URL:   "https://github.com/GrazerComputerClub/Blog/blob/5bcbdda1dfac9bfd219407010303203b9f8c6ead/content/post/Minecraft-Server.md",
+		Date:  "2020-12-06",
+		About: "blog post in a GitHub repository; PiBenchmarks summaries of the microSD card of a Pi 4 Minecraft server, three versions of the post (each row names its commit)",
+	},
+	{
+		ID: "gloveboxes-iot-edge-buster", Title: "Azure IoT Edge on Raspberry Pi Buster plus tips for Raspberry Pi 4", Rows: 2,
+		URL:   "https://github.com/gloveboxes/Azure-IoT-Edge-on-Raspberry-Pi-Buster",
+		Date:  "2019-08-01",
+		About: "GitHub README; PiBenchmarks summaries of a microSD card and a USB 3 SSD (Pi 4 implied)",
+	},
+	{
+		ID: "gecompat-raspi-default", Title: "Raspberry Pi 4 Default Installation", Rows: 2,
+		URL:   "https://github.com/gecompat/Raspi/blob/8114139d83dae0160d2ce1cd58edbe06f37d9da2/System_Default/README.md",
+		Date:  "2020-05-25",
+		About: "GitHub README; PiBenchmarks summaries of a microSD card and a SATA SSD in a USB enclosure on a Pi 4",
+	},
+	{
+		ID: "xshigee-rpi4-ssd-speedtest", Title: "RaspberryPi4のSSD/SD性能測定", Rows: 3,
+		URL:   "https://github.com/xshigee/web0/blob/4c4cccd85aa8097327174d3ea8c2a0a426a48734/docs/md/RSPI_SSD_SpeedTest.md",
+		Date:  "2023-10-14",
+		About: "GitHub docs page; dd write (conv=fdatasync) and dd read (after drop_caches) of a SATA M.2 SSD in an Argon One M.2 case and a USB SSD stick on a Pi 4",
+	},
+	{
+		ID: "pcie-devices-657", Title: "Add Samsung PM981a NVME tested via Argon40 NEO 5 M.2 NVME case", Rows: 1,
+		URL:   "https://github.com/geerlingguy/raspberry-pi-pcie-devices/pull/657",
+		Date:  "2024-07-26",
+		About: "GitHub pull request (open); a disk-benchmark.sh-style table of an NVMe SSD in an Argon NEO 5 case on a Pi 5, command not stated",
+	},
 }
 
 // Sources returns every source document, including those that contributed no rows.
