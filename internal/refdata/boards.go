@@ -38,6 +38,7 @@ var boards = []Board{
 	{"Raspberry Pi 3 Model B", FamilyPi3},          // raspberrypi.com/products/raspberry-pi-3-model-b
 	{"Raspberry Pi Compute Module 3+", FamilyPi3},  // raspberrypi.com/products/compute-module-3-plus (BCM2837B0)
 	{"Raspberry Pi Zero 2 W", FamilyPiZero21},      // raspberrypi.com/products/raspberry-pi-zero-2-w
+	{"Raspberry Pi Zero W", FamilyPiZero21},        // raspberrypi.com/products/raspberry-pi-zero-w
 	{"Raspberry Pi 2 Model B", FamilyPiZero21},     // raspberrypi.com/products/raspberry-pi-2-model-b
 	{"Raspberry Pi 1 Model B", FamilyPiZero21},     // the first Raspberry Pi (2012), later called Raspberry Pi 1
 	{"SiFive HiFive Premier P550", FamilyOtherSBC}, // sifive.com/boards/hifive-premier-p550 (ESWIN EIC7700X, RISC-V)
@@ -75,6 +76,12 @@ var aliases = map[string]string{
 	"raspberry pi 4 (4gb)":               "Raspberry Pi 4 Model B",         // gecompat-raspi-default: hardware list "Raspberry Pi 4 (4GB)" (2020, before the Pi 400)
 	"raspberrypi4":                       "Raspberry Pi 4 Model B",         // xshigee-rpi4-ssd-speedtest: title "RaspberryPi4のSSD/SD性能測定"
 	"rpi5 8gib model":                    "Raspberry Pi 5",                 // pcie-devices-657: "with a RPi5 8GiB model"
+	"raspberry pi 1b":                    "Raspberry Pi 1 Model B",         // fm4dd-io-benchmark: table row "Raspberry PI 1B"
+	"raspberry pi 0w":                    "Raspberry Pi Zero W",            // fm4dd-io-benchmark: table row "Raspberry PI 0W"
+	"raspberry pi 2b":                    "Raspberry Pi 2 Model B",         // fm4dd-io-benchmark: table row "Raspberry PI 2B"
+	"raspberry pi 3b":                    "Raspberry Pi 3 Model B",         // fm4dd-io-benchmark: table row "Raspberry PI 3B"
+	"cm4/4gb":                            "Raspberry Pi Compute Module 4",  // hankb-cm4-nvme-bases: "CM4/4GB on the Mini Base"
+	"cm4/8gb":                            "Raspberry Pi Compute Module 4",  // hankb-cm4-nvme-bases: "the IO Board with the CM4/8GB"
 }
 
 // Boards returns the canonical boards.

@@ -6,7 +6,7 @@ import (
 )
 
 // TestSecondBatchDecodes spot-checks the rows added after the first 244 (SOURCES.md, sources
-// grazer-sdcards-2019 to pcie-devices-657): each decodes with a canonical board of the named
+// grazer-sdcards-2019 to hankb-cm4-nvme-bases): each decodes with a canonical board of the named
 // family and a storage class internal/probe knows, and a figure of each table is copied as
 // printed (the quoted source line is beside each case).
 func TestSecondBatchDecodes(t *testing.T) {
@@ -58,6 +58,21 @@ func TestSecondBatchDecodes(t *testing.T) {
 		{262, "pcie-devices-657", FamilyPi5, "nvme", func(r Result) map[string][2]string {
 			return map[string][2]string{"4k read": {r.Rand4kReadMBps.Printed, "73.74"}, "1M seq read": {r.IozoneSeq1MReadMBps.Printed, "419.09"},
 				"unit": {r.IozoneUnitPrinted, "MB/s"}, "divisor": {r.IozoneKBDivisor, ""}, "gen": {r.PCIeGen, ""}}
+		}},
+		// fm4dd io-benchmark.md: "| Raspberry PI 0W    | Raspbian 8    |   22.4 MB/s |     7.1 MB/s | SD Card      |".
+		{264, "fm4dd-io-benchmark", FamilyPiZero21, "microsd", func(r Result) map[string][2]string {
+			return map[string][2]string{"read": {r.DDReadMBps.Printed, "22.4"}, "write": {r.DDWriteMBps.Printed, "7.1"},
+				"board": {r.Board, "Raspberry Pi Zero W"}, "no sync": {fmt.Sprint(r.DDWithoutSync()), "true"}}
+		}},
+		// "| Raspberry PI 4     | Raspbian 10   |   22.3 MB/s |    26.1 MB/s | MicroSD Card |".
+		{267, "fm4dd-io-benchmark", FamilyPi4, "microsd", func(r Result) map[string][2]string {
+			return map[string][2]string{"write": {r.DDWriteMBps.Printed, "26.1"}, "date": {r.SourceDate, "2020-02-04"}}
+		}},
+		// HankB CM4 post, IO Board second run: "102400       4     2771     4184  1084930  1077146   988608     4175".
+		{271, "hankb-cm4-nvme-bases", FamilyPi4, "nvme", func(r Result) map[string][2]string {
+			return map[string][2]string{"write": {r.Seq4kWriteKBpsIozone.Printed, "2771"}, "rewrite": {r.Seq4kRewriteKBpsIozone.Printed, "4184"},
+				"rand write": {r.Rand4kWriteKBpsIozone.Printed, "4175"}, "no cached read": {r.Rand4kReadKBpsIozone.Printed, ""},
+				"board": {r.Board, "Raspberry Pi Compute Module 4"}}
 		}},
 	}
 	for _, tt := range tests {

@@ -219,6 +219,18 @@ var sources = []Source{
 		Date:  "2024-07-26",
 		About: "GitHub pull request (open); a disk-benchmark.sh-style table of an NVMe SSD in an Argon NEO 5 case on a Pi 5, command not stated",
 	},
+	{
+		ID: "fm4dd-io-benchmark", Title: "Basic disk I/O performance tests for single-board systems", Rows: 5,
+		URL:   "https://github.com/fm4dd/sbc-benchmarks/blob/d342bc8d67403e3cd89f0f96ceb7a052e0725a99/io-benchmark.md",
+		Date:  "2017-03-12",
+		About: "GitHub docs page; dd write (no sync) and O_DIRECT dd read of the SD card of five Raspberry Pi models, cards not named",
+	},
+	{
+		ID: "hankb-cm4-nvme-bases", Title: "Pi CM4 NVME performance: Bicool Mini Base vs. IO Board", Rows: 4,
+		URL:   "https://github.com/HankB/MkDocs-blog/blob/37da6f2b45368ba28e480e7cfa483c336aa12473/docs/tech/NVME_performance-Bicool_Mini_Base-vs-IO_Board.md",
+		Date:  "2023-10-03",
+		About: "blog post in a GitHub repository; iozone O_SYNC 4k writes of one NVMe SSD on two CM4 carrier boards, two runs each",
+	},
 }
 
 // Sources returns every source document, including those that contributed no rows.
