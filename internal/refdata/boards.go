@@ -42,7 +42,18 @@ var boards = []Board{
 	{"Raspberry Pi 2 Model B", FamilyPiZero21},     // raspberrypi.com/products/raspberry-pi-2-model-b
 	{"Raspberry Pi 1 Model B", FamilyPiZero21},     // the first Raspberry Pi (2012), later called Raspberry Pi 1
 	{"SiFive HiFive Premier P550", FamilyOtherSBC}, // sifive.com/boards/hifive-premier-p550 (ESWIN EIC7700X, RISC-V)
+	{"Radxa ROCK 5B", FamilyOtherSBC},              // radxa.com/products/rock5/5b (Rockchip RK3588)
+	{"Radxa ROCK 5 ITX", FamilyOtherSBC},           // radxa.com/products/rock5/5itx (Rockchip RK3588)
+	{"FriendlyELEC NanoPi NEO4", FamilyOtherSBC},   // wiki.friendlyelec.com NanoPi_NEO4 (Rockchip RK3399)
+	{"Hardkernel ODROID-H2", FamilyOtherSBC},       // hardkernel.com ODROID-H2 (Intel J4105, an x86 single-board computer)
+	{"Hardkernel ODROID-N1", FamilyOtherSBC},       // Hardkernel RK3399 board, sent to developers as samples and cancelled (2018)
+	{"NVIDIA Jetson Nano", FamilyOtherSBC},         // developer.nvidia.com/embedded/jetson-nano-developer-kit (the P3448 module on its developer kit)
+	{"BeagleBone Black", FamilyOtherSBC},           // beagleboard.org/black (TI AM3358)
+	{"Terasic Atlas-SoC Kit", FamilyOtherSBC},      // terasic.com.tw Atlas-SoC (DE0-Nano-SoC), Altera Cyclone V SoC
+	{"FriendlyELEC NanoPi NEO2", FamilyOtherSBC},   // wiki.friendlyelec.com NanoPi_NEO2 (Allwinner H5)
 	{"PC (x86)", FamilyPC},                         // a desktop or laptop x86 PC its source does not name
+	{"Apple Mac mini (2007)", FamilyPC},            // the 2007 Intel Mac mini, run with Linux in fm4dd-io-benchmark
+	{"HP t630 Thin Client", FamilyPC},              // hp.com t630 Thin Client (AMD GX-420GI, x86)
 }
 
 // aliases maps wordings the sources use for a board (compared without case) to its canonical
@@ -82,6 +93,17 @@ var aliases = map[string]string{
 	"raspberry pi 3b":                    "Raspberry Pi 3 Model B",         // fm4dd-io-benchmark: table row "Raspberry PI 3B"
 	"cm4/4gb":                            "Raspberry Pi Compute Module 4",  // hankb-cm4-nvme-bases: "CM4/4GB on the Mini Base"
 	"cm4/8gb":                            "Raspberry Pi Compute Module 4",  // hankb-cm4-nvme-bases: "the IO Board with the CM4/8GB"
+	"rpi zero 2 w":                       "Raspberry Pi Zero 2 W",          // tkaiser-rpi-zero-2-w: "Quick Review of RPi Zero 2 W"
+	"rpi 4":                              "Raspberry Pi 4 Model B",         // tkaiser-rpi-zero-2-w: "in a RPi 4 capable of SDR50" (2021, the Pi 4 Model B)
+	"rock 5b":                            "Radxa ROCK 5B",                  // tkaiser-rock-5b: "Quick Preview of ROCK 5B"
+	"rock 5 itx":                         "Radxa ROCK 5 ITX",               // tkaiser-rock-5-itx: "Quick Preview of ROCK 5 ITX"
+	"nanopi neo4":                        "FriendlyELEC NanoPi NEO4",       // tkaiser-nanopi-neo4: "Quick Review of NanoPi NEO4"
+	"odroid h2":                          "Hardkernel ODROID-H2",           // tkaiser-odroid-h2: "Quick Preview of ODROID H2"
+	"odroid-n1":                          "Hardkernel ODROID-N1",           // tkaiser-rock-5b: "dev samples of their canceled ODROID-N1"
+	"tegra210-porg-p3448":                "NVIDIA Jetson Nano",             // ayaromenok-jetson-nano: the page's device tree name (P3448 is the Jetson Nano module)
+	"altera atlas soc":                   "Terasic Atlas-SoC Kit",          // fm4dd-io-benchmark: table row "Altera Atlas SoC"
+	"nanopi neo 2":                       "FriendlyELEC NanoPi NEO2",       // fm4dd-io-benchmark: table row "NanoPi NEO 2"
+	"apple macmini 2007":                 "Apple Mac mini (2007)",          // fm4dd-io-benchmark: table row "Apple MacMini 2007"
 }
 
 // Boards returns the canonical boards.

@@ -6,7 +6,7 @@ import (
 )
 
 // TestSecondBatchDecodes spot-checks the rows added after the first 244 (SOURCES.md, sources
-// grazer-sdcards-2019 to hankb-cm4-nvme-bases): each decodes with a canonical board of the named
+// grazer-sdcards-2019 onward): each decodes with a canonical board of the named
 // family and a storage class internal/probe knows, and a figure of each table is copied as
 // printed (the quoted source line is beside each case).
 func TestSecondBatchDecodes(t *testing.T) {
@@ -73,6 +73,38 @@ func TestSecondBatchDecodes(t *testing.T) {
 			return map[string][2]string{"write": {r.Seq4kWriteKBpsIozone.Printed, "2771"}, "rewrite": {r.Seq4kRewriteKBpsIozone.Printed, "4184"},
 				"rand write": {r.Rand4kWriteKBpsIozone.Printed, "4175"}, "no cached read": {r.Rand4kReadKBpsIozone.Printed, ""},
 				"board": {r.Board, "Raspberry Pi Compute Module 4"}}
+		}},
+		// Quick_Review_of_RPi_Zero_2_W.md: "102400       4     1864     1901     6688     6710     5331     2962" and
+		// "102400    1024    20388    20124    22847    22900    22904    18276".
+		{272, "tkaiser-rpi-zero-2-w", FamilyPiZero21, "microsd", func(r Result) map[string][2]string {
+			return map[string][2]string{"4k write": {r.Seq4kWriteKBpsIozone.Printed, "1864"}, "4k rand read": {r.Rand4kReadKBpsIozone.Printed, "5331"},
+				"4k rand write": {r.Rand4kWriteKBpsIozone.Printed, "2962"}, "1M rand read": {r.Rand1MReadKBpsIozone.Printed, "22904"},
+				"1M rand write": {r.Rand1MWriteKBpsIozone.Printed, "18276"}, "mode": {r.SDBusMode, "HS"}}
+		}},
+		// Quick_Preview_of_ROCK_5B.md, "FORESEE SLD64G from 05/2021": "102400    1024   143426   146085   256129   256513   253494   140067".
+		{274, "tkaiser-rock-5b", FamilyOtherSBC, "emmc", func(r Result) map[string][2]string {
+			return map[string][2]string{"1M write": {r.Seq1MWriteKBpsIozone.Printed, "143426"}, "1M rewrite": {r.Seq1MRewriteKBpsIozone.Printed, "146085"},
+				"board": {r.Board, "Radxa ROCK 5B"}}
+		}},
+		// Quick_Preview_of_ROCK_5_ITX.md, TF card: "102400       4     2738     2762    12852    12789    10197     2776".
+		{282, "tkaiser-rock-5-itx", FamilyOtherSBC, "microsd", func(r Result) map[string][2]string {
+			return map[string][2]string{"4k rand read": {r.Rand4kReadKBpsIozone.Printed, "10197"}, "mode": {r.SDBusMode, "SDR104"}}
+		}},
+		// Quick_Preview_of_ODROID-H2.md, NVMe: "102400       4   118800   166451   113793   114171    48654   161392".
+		{292, "tkaiser-odroid-h2", FamilyOtherSBC, "nvme", func(r Result) map[string][2]string {
+			return map[string][2]string{"4k write": {r.Seq4kWriteKBpsIozone.Printed, "118800"}, "4k rand read": {r.Rand4kReadKBpsIozone.Printed, "48654"}}
+		}},
+		// tegraTx1Nano.md: "Timing buffered disk reads: 250 MB in  3.02 seconds =  82.90 MB/sec".
+		{293, "ayaromenok-jetson-nano", FamilyOtherSBC, "microsd", func(r Result) map[string][2]string {
+			return map[string][2]string{"hdparm": {r.HdparmReadMBps.Printed, "82.90"}, "board": {r.Board, "NVIDIA Jetson Nano"}}
+		}},
+		// io-benchmark.md: "| Apple MacMini 2007 | Linux         |   81.3 MB/s |    58.0 MB/s | 5200RPM HDD|".
+		{298, "fm4dd-io-benchmark", FamilyPC, "sata", func(r Result) map[string][2]string {
+			return map[string][2]string{"read": {r.DDReadMBps.Printed, "81.3"}, "write": {r.DDWriteMBps.Printed, "58.0"}}
+		}},
+		// Minecraft-Server.md at 746cc67, "HP T630 Thin Client internal MMC": "Score: 5070".
+		{299, "grazer-minecraft-server", FamilyPC, "emmc", func(r Result) map[string][2]string {
+			return map[string][2]string{"score": {r.PiBenchmarksScore.Printed, "5070"}, "board": {r.Board, "HP t630 Thin Client"}}
 		}},
 	}
 	for _, tt := range tests {
