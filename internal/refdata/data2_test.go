@@ -41,69 +41,69 @@ func TestSecondBatchDecodes(t *testing.T) {
 				"score": {r.PiBenchmarksScore.Printed, "1545"}}
 		}},
 		// gloveboxes README, "ASMT - Model: 1153 - USB 3 SSD": "DD Disk Write 69.0 MB/s", "Score: 6939".
-		{256, "gloveboxes-iot-edge-buster", FamilyPi4, "usb-ssd", func(r Result) map[string][2]string {
+		{257, "gloveboxes-iot-edge-buster", FamilyPi4, "usb-ssd", func(r Result) map[string][2]string {
 			return map[string][2]string{"dd": {r.DDWriteMBps.Printed, "69.0"}, "score": {r.PiBenchmarksScore.Printed, "6939"}}
 		}},
 		// gecompat/Raspi System_Default/README.md, SSD run: "HDParm Disk Read 168.26 MB/s", "Score: 6520".
-		{258, "gecompat-raspi-default", FamilyPi4, "usb-ssd", func(r Result) map[string][2]string {
+		{259, "gecompat-raspi-default", FamilyPi4, "usb-ssd", func(r Result) map[string][2]string {
 			return map[string][2]string{"hdparm": {r.HdparmDirectReadMBps.Printed, "168.26"}, "score": {r.PiBenchmarksScore.Printed, "6520"},
 				"wording": {r.BoardPublished, "Raspberry Pi 4 (4GB)"}}
 		}},
 		// RSPI_SSD_SpeedTest.md, Argon One M.2 SSD: "copied, 6.33218 s, 170 MB/s", "copied, 3.15488 s, 340 MB/s".
-		{259, "xshigee-rpi4-ssd-speedtest", FamilyPi4, "usb-ssd", func(r Result) map[string][2]string {
+		{260, "xshigee-rpi4-ssd-speedtest", FamilyPi4, "usb-ssd", func(r Result) map[string][2]string {
 			return map[string][2]string{"dd write": {r.DDWriteMBps.Printed, "170"}, "dd read": {r.DDReadMBps.Printed, "340"},
 				"no sync flag": {fmt.Sprint(r.DDWithoutSync()), "false"}}
 		}},
 		// pull request #657 card page: "| iozone 4K random read      | 73.74 MB/s |".
-		{262, "pcie-devices-657", FamilyPi5, "nvme", func(r Result) map[string][2]string {
+		{263, "pcie-devices-657", FamilyPi5, "nvme", func(r Result) map[string][2]string {
 			return map[string][2]string{"4k read": {r.Rand4kReadMBps.Printed, "73.74"}, "1M seq read": {r.IozoneSeq1MReadMBps.Printed, "419.09"},
 				"unit": {r.IozoneUnitPrinted, "MB/s"}, "divisor": {r.IozoneKBDivisor, ""}, "gen": {r.PCIeGen, ""}}
 		}},
 		// fm4dd io-benchmark.md: "| Raspberry PI 0W    | Raspbian 8    |   22.4 MB/s |     7.1 MB/s | SD Card      |".
-		{264, "fm4dd-io-benchmark", FamilyPiZero21, "microsd", func(r Result) map[string][2]string {
+		{265, "fm4dd-io-benchmark", FamilyPiZero21, "microsd", func(r Result) map[string][2]string {
 			return map[string][2]string{"read": {r.DDReadMBps.Printed, "22.4"}, "write": {r.DDWriteMBps.Printed, "7.1"},
 				"board": {r.Board, "Raspberry Pi Zero W"}, "no sync": {fmt.Sprint(r.DDWithoutSync()), "true"}}
 		}},
 		// "| Raspberry PI 4     | Raspbian 10   |   22.3 MB/s |    26.1 MB/s | MicroSD Card |".
-		{267, "fm4dd-io-benchmark", FamilyPi4, "microsd", func(r Result) map[string][2]string {
+		{271, "fm4dd-io-benchmark", FamilyPi4, "microsd", func(r Result) map[string][2]string {
 			return map[string][2]string{"write": {r.DDWriteMBps.Printed, "26.1"}, "date": {r.SourceDate, "2020-02-04"}}
 		}},
 		// HankB CM4 post, IO Board second run: "102400       4     2771     4184  1084930  1077146   988608     4175".
-		{271, "hankb-cm4-nvme-bases", FamilyPi4, "nvme", func(r Result) map[string][2]string {
+		{276, "hankb-cm4-nvme-bases", FamilyPi4, "nvme", func(r Result) map[string][2]string {
 			return map[string][2]string{"write": {r.Seq4kWriteKBpsIozone.Printed, "2771"}, "rewrite": {r.Seq4kRewriteKBpsIozone.Printed, "4184"},
 				"rand write": {r.Rand4kWriteKBpsIozone.Printed, "4175"}, "no cached read": {r.Rand4kReadKBpsIozone.Printed, ""},
 				"board": {r.Board, "Raspberry Pi Compute Module 4"}}
 		}},
 		// Quick_Review_of_RPi_Zero_2_W.md: "102400       4     1864     1901     6688     6710     5331     2962" and
 		// "102400    1024    20388    20124    22847    22900    22904    18276".
-		{272, "tkaiser-rpi-zero-2-w", FamilyPiZero21, "microsd", func(r Result) map[string][2]string {
+		{277, "tkaiser-rpi-zero-2-w", FamilyPiZero21, "microsd", func(r Result) map[string][2]string {
 			return map[string][2]string{"4k write": {r.Seq4kWriteKBpsIozone.Printed, "1864"}, "4k rand read": {r.Rand4kReadKBpsIozone.Printed, "5331"},
 				"4k rand write": {r.Rand4kWriteKBpsIozone.Printed, "2962"}, "1M rand read": {r.Rand1MReadKBpsIozone.Printed, "22904"},
 				"1M rand write": {r.Rand1MWriteKBpsIozone.Printed, "18276"}, "mode": {r.SDBusMode, "HS"}}
 		}},
 		// Quick_Preview_of_ROCK_5B.md, "FORESEE SLD64G from 05/2021": "102400    1024   143426   146085   256129   256513   253494   140067".
-		{274, "tkaiser-rock-5b", FamilyOtherSBC, "emmc", func(r Result) map[string][2]string {
+		{280, "tkaiser-rock-5b", FamilyOtherSBC, "emmc", func(r Result) map[string][2]string {
 			return map[string][2]string{"1M write": {r.Seq1MWriteKBpsIozone.Printed, "143426"}, "1M rewrite": {r.Seq1MRewriteKBpsIozone.Printed, "146085"},
 				"board": {r.Board, "Radxa ROCK 5B"}}
 		}},
 		// Quick_Preview_of_ROCK_5_ITX.md, TF card: "102400       4     2738     2762    12852    12789    10197     2776".
-		{282, "tkaiser-rock-5-itx", FamilyOtherSBC, "microsd", func(r Result) map[string][2]string {
+		{288, "tkaiser-rock-5-itx", FamilyOtherSBC, "microsd", func(r Result) map[string][2]string {
 			return map[string][2]string{"4k rand read": {r.Rand4kReadKBpsIozone.Printed, "10197"}, "mode": {r.SDBusMode, "SDR104"}}
 		}},
 		// Quick_Preview_of_ODROID-H2.md, NVMe: "102400       4   118800   166451   113793   114171    48654   161392".
-		{292, "tkaiser-odroid-h2", FamilyOtherSBC, "nvme", func(r Result) map[string][2]string {
+		{298, "tkaiser-odroid-h2", FamilyOtherSBC, "nvme", func(r Result) map[string][2]string {
 			return map[string][2]string{"4k write": {r.Seq4kWriteKBpsIozone.Printed, "118800"}, "4k rand read": {r.Rand4kReadKBpsIozone.Printed, "48654"}}
 		}},
 		// tegraTx1Nano.md: "Timing buffered disk reads: 250 MB in  3.02 seconds =  82.90 MB/sec".
-		{293, "ayaromenok-jetson-nano", FamilyOtherSBC, "microsd", func(r Result) map[string][2]string {
+		{299, "ayaromenok-jetson-nano", FamilyOtherSBC, "microsd", func(r Result) map[string][2]string {
 			return map[string][2]string{"hdparm": {r.HdparmReadMBps.Printed, "82.90"}, "board": {r.Board, "NVIDIA Jetson Nano"}}
 		}},
 		// io-benchmark.md: "| Apple MacMini 2007 | Linux         |   81.3 MB/s |    58.0 MB/s | 5200RPM HDD|".
-		{298, "fm4dd-io-benchmark", FamilyPC, "sata", func(r Result) map[string][2]string {
+		{272, "fm4dd-io-benchmark", FamilyPC, "sata", func(r Result) map[string][2]string {
 			return map[string][2]string{"read": {r.DDReadMBps.Printed, "81.3"}, "write": {r.DDWriteMBps.Printed, "58.0"}}
 		}},
 		// Minecraft-Server.md at 746cc67, "HP T630 Thin Client internal MMC": "Score: 5070".
-		{299, "grazer-minecraft-server", FamilyPC, "emmc", func(r Result) map[string][2]string {
+		{255, "grazer-minecraft-server", FamilyPC, "emmc", func(r Result) map[string][2]string {
 			return map[string][2]string{"score": {r.PiBenchmarksScore.Printed, "5070"}, "board": {r.Board, "HP t630 Thin Client"}}
 		}},
 	}
