@@ -98,6 +98,16 @@ func TestHomeLeaderboard(t *testing.T) {
 			}
 		}
 	}
+	lbc := rankLeadersFor(t, ts, "Pi 4", "microsd")
+	found := false
+	for _, d := range lbc.Sections[0].Drives {
+		if d.Name == "SanDisk Extreme A2" {
+			found = d.Basis == basisSeqRead && d.Median == 39 && d.Results == 2
+		}
+	}
+	if !found {
+		t.Errorf("the uploaded drive without a score is not ranked by its sequential read (median 39 of 2): %+v", lbc.Sections)
+	}
 	if !bases[basisSeqRead] {
 		t.Errorf("no published row ranked by sequential read: %v", bases)
 	}
@@ -108,4 +118,13 @@ func TestHomeLeaderboard(t *testing.T) {
 	if c, _ := ts.get(t, "/api/v1/home?family=Pi+9"); c != 400 {
 		t.Errorf("an unknown family: %d, want 400", c)
 	}
+}
+
+func rankLeadersFor(t *testing.T, ts *testServer, family, class string) Leaderboard {
+	t.Helper()
+	var home HomeData
+	if c := ts.getJSON(t, "/api/v1/home?family="+url.QueryEscape(family)+"&class="+class, &home); c != 200 || len(home.Leaderboard.Sections) != 1 {
+		t.Fatalf("home %s %s: %d %+v", family, class, c, home.Leaderboard.Sections)
+	}
+	return home.Leaderboard
 }
