@@ -255,29 +255,48 @@ func (r *ring) prep(slot int, read bool, off int64, buf []byte) {
 	atomic.StoreUint32(r.sqTail, r.tail) // publish the entry (release)
 }
 
-// enter submits n prepared entries and waits until at least one completion is ready.
-func (r *ring) enter(n uint32) error {
-	for {
-		_, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(n), 1, uringEnterGetEvents, 0, 0)
-		switch errno {
-		case 0:
-			return nil
-		case unix.EINTR:
-			// The kernel consumed what it took before the signal; the rest stays published
-			// in the ring and is picked up by the next call.
-			n = r.tail - atomic.LoadUint32(r.sqHead)
-			continue
-		case unix.EAGAIN, unix.EBUSY:
-			// Completion queue full: the caller reaps, then calls again.
-			return nil
-		default:
-			return fmt.Errorf("io_uring_enter: %w", errno)
-		}
+// enter submits n prepared entries and waits until at least one completion is ready. With raw
+// the goroutine keeps its P through the call (see uring). It returns early, with nothing new
+// to reap, when a signal interrupts the wait (the Go runtime's preemption signal among them:
+// the caller's loop then reaches a preemption point) or the completion queue is full; what the
+// kernel did not consume stays published in the ring for the next call.
+func (r *ring) enter(n uint32, raw bool) error {
+	var errno unix.Errno
+	if raw {
+		_, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(n), 1, uringEnterGetEvents, 0, 0)
+	} else {
+		_, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(n), 1, uringEnterGetEvents, 0, 0)
+	}
+	switch errno {
+	case 0, unix.EINTR, unix.EAGAIN, unix.EBUSY:
+		return nil
+	default:
+		return fmt.Errorf("io_uring_enter: %w", errno)
 	}
 }
 
-// uring drives a job through one ring, kept full by one goroutine locked to its thread.
+// uring drives a job through one ring, kept full by one goroutine locked to its thread. Each
+// turn of its loop reaps every completion the kernel has posted, refills every free slot, and
+// submits them and waits for the next completion in one io_uring_enter, so the job waits only
+// with all QD I/Os in flight (or while it drains). The goroutine holds its P through that
+// wait (raw syscalls, GOMAXPROCS raised by Run): through the ordinary syscall path Go's
+// sysmon took the P of a goroutine that never yields every 10 ms, then polled every 20 µs,
+// and the ring thread had to win a P back — the run-queue churn and wake-ups that kept QD32
+// at 0.83× fio on two cores (docs/decisions.md).
 type uring struct{}
+
+// ringCounts is what one ring did over a whole job (ramp and drain included): the evidence
+// behind "the queue stays full", for tests.
+type ringCounts struct {
+	enters, submitted, reaped int64
+	maxInflight               int
+	// waitsNotFull counts waits entered with a free slot while the job was still issuing
+	// I/O (neither stopping, nor out of budget, nor due an fsync): it must stay 0.
+	waitsNotFull int64
+}
+
+// ringDone, when set (tests), receives each ring's counts as its job ends.
+var ringDone func(ringCounts)
 
 func (uring) name() Engine { return EngineIOUring }
 
@@ -308,12 +327,21 @@ func (uring) run(j *job, _ int) error {
 	reading := make([]bool, qd)
 	idBase := uint64(j.id) << 48
 	var writes uint64
+	var c ringCounts
+	if ringDone != nil {
+		defer func() { ringDone(c) }()
+	}
 	inflight, pending := 0, uint32(0)
 	fsyncDue := false
 	for {
-		if !fsyncDue && !r.stop.Load() && inflight < qd {
+		issuing := !fsyncDue && !r.stop.Load()
+		if issuing && inflight < qd {
 			now := r.now()
-			for inflight < qd && r.claim(s.BlockSize) {
+			for inflight < qd {
+				if !r.claim(s.BlockSize) {
+					issuing = false
+					break
+				}
 				slot := free[len(free)-1]
 				free = free[:len(free)-1]
 				off, read := j.next(rng)
@@ -338,10 +366,17 @@ func (uring) run(j *job, _ int) error {
 			}
 			return nil
 		}
-		if err := rg.enter(pending); err != nil {
+		c.enters++
+		c.maxInflight = max(c.maxInflight, inflight)
+		if issuing && inflight < qd {
+			c.waitsNotFull++
+		}
+		if err := rg.enter(pending, r.rawSyscalls); err != nil {
 			return err
 		}
-		pending = rg.tail - atomic.LoadUint32(rg.sqHead)
+		left := rg.tail - atomic.LoadUint32(rg.sqHead)
+		c.submitted += int64(pending - left)
+		pending = left
 		now := r.now()
 		head := *rg.cqHead
 		tail := atomic.LoadUint32(rg.cqTail) // acquire: entries up to tail are written
@@ -361,6 +396,7 @@ func (uring) run(j *job, _ int) error {
 			m.record(r, read, int(res), now-started[slot])
 			free = append(free, slot)
 			inflight--
+			c.reaped++
 			if !read && j.wroteOne() {
 				fsyncDue = true
 			}
