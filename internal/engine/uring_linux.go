@@ -279,10 +279,11 @@ func (r *ring) enter(n uint32, raw bool) error {
 // turn of its loop reaps every completion the kernel has posted, refills every free slot, and
 // submits them and waits for the next completion in one io_uring_enter, so the job waits only
 // with all QD I/Os in flight (or while it drains). The goroutine holds its P through that
-// wait (raw syscalls, GOMAXPROCS raised by Run): through the ordinary syscall path Go's
-// sysmon took the P of a goroutine that never yields every 10 ms, then polled every 20 µs,
-// and the ring thread had to win a P back — the run-queue churn and wake-ups that kept QD32
-// at 0.83× fio on two cores (docs/decisions.md).
+// wait (raw syscalls, GOMAXPROCS raised by Run): through the ordinary syscall path, Go's
+// sysmon kept taking the P of this never-yielding goroutine while it sat in io_uring_enter,
+// woke another thread to hand it off and polled every 20 µs, and the ring thread had to take
+// a P back — wake-ups that competed with the device's kernel threads and kept QD32 at 0.83×
+// fio on two cores (docs/decisions.md).
 type uring struct{}
 
 // ringCounts is what one ring did over a whole job (ramp and drain included): the evidence
