@@ -42,6 +42,9 @@ func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env 
 	if prio, err := unix.Getpriority(unix.PRIO_PROCESS, 0); err == nil {
 		e.Nice = 20 - prio // the raw syscall answers 20 - nice
 	}
+	if e.Nice != 0 {
+		e.CommandLine = fmt.Sprintf("nice -n %d %s", e.Nice, e.CommandLine)
+	}
 	if out, err := exec.CommandContext(ctx, "fio", "--version").Output(); err == nil {
 		e.FioVersion = benchkit.FirstLine(out)
 	}
