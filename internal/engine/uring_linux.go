@@ -278,13 +278,33 @@ func (r *ring) enter(n uint32, raw bool) error {
 // uring drives a job through one ring, kept full by one goroutine locked to its thread. Each
 // turn of its loop reaps every completion the kernel has posted, refills every free slot, and
 // submits them and waits for the next completion in one io_uring_enter, so the job waits only
-// with all QD I/Os in flight (or while it drains). The goroutine holds its P through that
-// wait (raw syscalls, GOMAXPROCS raised by Run): through the ordinary syscall path, Go's
-// sysmon kept taking the P of this never-yielding goroutine while it sat in io_uring_enter,
-// woke another thread to hand it off and polled every 20 µs, and the ring thread had to take
-// a P back — wake-ups that competed with the device's kernel threads and kept QD32 at 0.83×
-// fio on two cores (docs/decisions.md).
+// with all QD I/Os in flight (or while it drains). While the ring is busy the goroutine holds
+// its P through that wait (raw syscalls, GOMAXPROCS raised by Run; see busyWindow): through
+// the ordinary syscall path, Go's sysmon kept taking the P of this never-yielding goroutine
+// while it sat in io_uring_enter, woke another thread to hand it off and polled every 20 µs,
+// and the ring thread had to take a P back — wake-ups that competed with the device's kernel
+// threads and kept QD32 at 0.83× fio on two cores (docs/decisions.md).
 type uring struct{}
+
+// A ring holds its P through io_uring_enter only while it is busy: at least one enter per
+// busyGap on average over the last busyWindow (long enough to smooth a throttled device's
+// bursts). Holding the P costs a preemption signal and two thread hand-offs every 10-20 ms of
+// the ring's life (sysmon's limit for a goroutine that never yields; ~25 µs of CPU each
+// here); releasing it costs a hand-off, ~5 µs, whenever sysmon finds the ring asleep in the
+// kernel, which on a busy ring is nearly every time it looks. One ring on the RAM-backed
+// device enters every few µs and must hold its P; one ring at QD1 on the emulated SD card
+// (2600 enters/s) spent 22 µs of CPU per I/O holding it and 28 µs releasing it; 16 rings at
+// QD32 on the same card (~100 enters/s each) spent 30-42 µs holding their Ps against 9-20 µs
+// releasing them (docs/decisions.md).
+const (
+	busyWindow = 100 * time.Millisecond
+	busyGap    = 2 * time.Millisecond
+)
+
+// busy reports whether enters over elapsed come at least one per busyGap.
+func busy(enters int, elapsed time.Duration) bool {
+	return time.Duration(enters)*busyGap >= elapsed
+}
 
 // ringCounts is what one ring did over a whole job (ramp and drain included): the evidence
 // behind "the queue stays full", for tests.
@@ -294,6 +314,7 @@ type ringCounts struct {
 	// waitsNotFull counts waits entered with a free slot while the job was still issuing
 	// I/O (neither stopping, nor out of budget, nor due an fsync): it must stay 0.
 	waitsNotFull int64
+	rawEnters    int64 // enters that kept the P (see busyWindow)
 }
 
 // ringDone, when set (tests), receives each ring's counts as its job ends.
@@ -333,6 +354,8 @@ func (uring) run(j *job, _ int) error {
 		defer func() { ringDone(c) }()
 	}
 	inflight, pending := 0, uint32(0)
+	// raw: whether io_uring_enter keeps the P, chosen anew every busyWindow.
+	raw, windowStart, windowEnters := false, r.now(), 0
 	fsyncDue := false
 	for {
 		issuing := !fsyncDue && !r.stop.Load()
@@ -372,13 +395,20 @@ func (uring) run(j *job, _ int) error {
 		if issuing && inflight < qd {
 			c.waitsNotFull++
 		}
-		if err := rg.enter(pending, r.rawSyscalls); err != nil {
+		if raw {
+			c.rawEnters++
+		}
+		if err := rg.enter(pending, raw); err != nil {
 			return err
 		}
 		left := rg.tail - atomic.LoadUint32(rg.sqHead)
 		c.submitted += int64(pending - left)
 		pending = left
 		now := r.now()
+		if windowEnters++; now-windowStart >= busyWindow {
+			raw = r.rawSyscalls && busy(windowEnters, now-windowStart)
+			windowStart, windowEnters = now, 0
+		}
 		head := *rg.cqHead
 		tail := atomic.LoadUint32(rg.cqTail) // acquire: entries up to tail are written
 		for ; head != tail; head++ {

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The io_uring loop waits only with every slot in flight, never loses an I/O, and keeps its
@@ -65,5 +66,26 @@ func TestURingKeepsItsQueueFull(t *testing.T) {
 				t.Errorf("GOMAXPROCS %d after the run, want it restored to %d", after, before)
 			}
 		})
+	}
+}
+
+// The rings that hold their P are those that enter the kernel at least every busyGap.
+func TestBusyRing(t *testing.T) {
+	tests := []struct {
+		name    string
+		enters  int
+		elapsed time.Duration
+		want    bool
+	}{
+		{"one ring on a RAM-backed device: thousands of enters a window", 5000, busyWindow, true},
+		{"QD1 on an SD card at 2600 IOPS", 260, busyWindow, true},
+		{"exactly one enter per busyGap", int(busyWindow / busyGap), busyWindow, true},
+		{"one of 16 rings on an SD card: ~100 enters a second", 10, busyWindow, false},
+		{"one long wait past the window", 1, 3 * busyWindow, false},
+	}
+	for _, tt := range tests {
+		if got := busy(tt.enters, tt.elapsed); got != tt.want {
+			t.Errorf("%s: busy(%d, %v) = %v, want %v", tt.name, tt.enters, tt.elapsed, got, tt.want)
+		}
 	}
 }
