@@ -293,9 +293,9 @@ type uring struct{}
 // here); releasing it costs a hand-off, ~5 µs, whenever sysmon finds the ring asleep in the
 // kernel, which on a busy ring is nearly every time it looks. One ring on the RAM-backed
 // device enters every few µs and must hold its P; one ring at QD1 on the emulated SD card
-// (2600 enters/s) spent 22 µs of CPU per I/O holding it and 28 µs releasing it; 16 rings at
-// QD32 on the same card (~100 enters/s each) spent 30-42 µs holding their Ps against 9-20 µs
-// releasing them (docs/decisions.md).
+// (2600 enters/s) spent 14-24 µs of CPU per I/O holding it and 26-30 µs releasing it; 16
+// rings at QD32 on the same card (~100 enters/s each) spent 30-45 µs holding their Ps
+// against 9-21 µs releasing them (docs/decisions.md).
 const (
 	busyWindow = 100 * time.Millisecond
 	busyGap    = 2 * time.Millisecond
