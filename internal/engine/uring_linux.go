@@ -315,6 +315,9 @@ type ringCounts struct {
 	// I/O (neither stopping, nor out of budget, nor due an fsync): it must stay 0.
 	waitsNotFull int64
 	rawEnters    int64 // enters that kept the P (see busyWindow)
+	// failed counts completions that were errors or short (reaped counts them too); mixed
+	// counts reaps whose batch held both a success and a failure.
+	failed, mixed int64
 }
 
 // ringDone, when set (tests), receives each ring's counts as its job ends.
@@ -357,8 +360,15 @@ func (uring) run(j *job, _ int) error {
 	// raw: whether io_uring_enter keeps the P, chosen anew every busyWindow.
 	raw, windowStart, windowEnters := false, r.now(), 0
 	fsyncDue := false
+	// failure is the job's first failed or short I/O. From then on the loop issues nothing and
+	// only reaps, and the job returns failure once every I/O in flight has completed: the
+	// kernel may still be writing into buffers that Run frees when the job returns, and a ring
+	// closed (its file and buffers unregistered) with requests in flight left the job hanging
+	// in the kernel on Debian's 6.1 when a dm-flakey device began failing I/O
+	// (docs/decisions.md).
+	var failure error
 	for {
-		issuing := !fsyncDue && !r.stop.Load()
+		issuing := failure == nil && !fsyncDue && !r.stop.Load()
 		if issuing && inflight < qd {
 			now := r.now()
 			for inflight < qd {
@@ -381,6 +391,9 @@ func (uring) run(j *job, _ int) error {
 			}
 		}
 		if inflight == 0 {
+			if failure != nil {
+				return failure
+			}
 			if fsyncDue && !r.stop.Load() {
 				if err := j.doFsync(); err != nil {
 					return err
@@ -399,6 +412,11 @@ func (uring) run(j *job, _ int) error {
 			c.rawEnters++
 		}
 		if err := rg.enter(pending, raw); err != nil {
+			// Nothing more can be reaped: say how much is left in flight.
+			err = fmt.Errorf("%w (with %d I/Os of %s still in flight)", err, inflight, r.tgt.path)
+			if failure != nil {
+				return fmt.Errorf("%w; then %w", failure, err)
+			}
 			return err
 		}
 		left := rg.tail - atomic.LoadUint32(rg.sqHead)
@@ -411,27 +429,45 @@ func (uring) run(j *job, _ int) error {
 		}
 		head := *rg.cqHead
 		tail := atomic.LoadUint32(rg.cqTail) // acquire: entries up to tail are written
+		ok, bad := 0, 0
 		for ; head != tail; head++ {
 			cqe := &rg.cqes[head&rg.cqMask]
 			slot := int(cqe.userData)
 			res := cqe.res
 			read := reading[slot]
-			if res < 0 {
-				atomic.StoreUint32(rg.cqHead, head+1)
-				return ioError(r.tgt, !read, offsets[slot], s.BlockSize, unix.Errno(-res))
-			}
-			if int(res) != s.BlockSize {
-				atomic.StoreUint32(rg.cqHead, head+1)
-				return errShortIO(r.tgt, !read, offsets[slot], s.BlockSize, int(res))
-			}
-			m.record(r, read, int(res), now-started[slot])
 			free = append(free, slot)
 			inflight--
 			c.reaped++
+			if err := uringResult(r.tgt, read, offsets[slot], s.BlockSize, res); err != nil {
+				bad++
+				if failure == nil {
+					failure = err
+					r.fail(err) // the run reports this first error; the other jobs stop issuing
+				}
+				continue
+			}
+			ok++
+			m.record(r, read, int(res), now-started[slot])
 			if !read && j.wroteOne() {
 				fsyncDue = true
 			}
 		}
 		atomic.StoreUint32(rg.cqHead, head) // release the reaped entries
+		c.failed += int64(bad)
+		if ok > 0 && bad > 0 {
+			c.mixed++
+		}
 	}
+}
+
+// uringResult turns one completion's result into nil (the whole block moved) or the error
+// that names the operation, the offset and the target: a negative errno or a short transfer.
+func uringResult(t *target, read bool, off int64, size int, res int32) error {
+	switch {
+	case res < 0:
+		return ioError(t, !read, off, size, unix.Errno(-res))
+	case int(res) != size:
+		return errShortIO(t, !read, off, size, int(res))
+	}
+	return nil
 }
