@@ -362,10 +362,10 @@ func (uring) run(j *job, _ int) error {
 	fsyncDue := false
 	// failure is the job's first failed or short I/O. From then on the loop issues nothing and
 	// only reaps, and the job returns failure once every I/O in flight has completed: the
-	// kernel may still be writing into buffers that Run frees when the job returns, and
-	// closing the ring (its file and buffers unregistered) with requests in flight is the
-	// likely cause of jobs that never returned on Debian's 6.1 once a dm-flakey device began
-	// failing I/O (docs/decisions.md).
+	// kernel may still be writing into buffers that Run frees when the job returns, and on
+	// Debian's 6.1 closing the ring with requests in flight hung the job in the kernel (in
+	// io_rsrc_ref_quiesce, unregistering the file) once a dm-flakey device began failing I/O
+	// (docs/decisions.md).
 	var failure error
 	for {
 		issuing := failure == nil && !fsyncDue && !r.stop.Load()
