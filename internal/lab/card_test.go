@@ -166,6 +166,20 @@ func TestCardCacheHidesDroppedWrites(t *testing.T) {
 	}
 }
 
+func TestCardDigest(t *testing.T) {
+	c := newCard(t, CardSpec{ClaimedBytes: 64 * mib, RealBytes: 8 * mib, Failure: FailWrap, CacheBytes: mib, Seed: 4})
+	fresh := c.Digest()
+	old := read(t, c, 3*mib, 4096)
+	write(t, c, 3*mib, pattern(4096, 1))
+	if c.Digest() == fresh {
+		t.Error("a changed card digests as fresh")
+	}
+	write(t, c, 8*mib+3*mib, old) // through the alias
+	if c.Digest() != fresh {
+		t.Error("a card written back to its initial content digests differently")
+	}
+}
+
 func TestCardBadRegionsAndBreak(t *testing.T) {
 	c := newCard(t, CardSpec{ClaimedBytes: 16 * mib, BadRegions: []BadRegion{
 		{OffsetBytes: 2 * mib, LengthBytes: 64 << 10, Kind: BadIOError},
