@@ -10,6 +10,7 @@ want qemu-aarch64-static qemu-user-static
 want losetup util-linux
 want mkfs.ext4 e2fsprogs
 want mkfs.vfat dosfstools
+want sfdisk fdisk        # verify's tests partition an emulated card
 want file file
 want chromium chromium  # the results site's browser tests (never a downloaded browser)
 # initdb is not on PATH: look where Debian puts it. The store tests start their own server.

@@ -55,9 +55,12 @@ func isMediaError(err error) bool {
 
 // isGone reports an error that means the device itself is gone or reset.
 func isGone(err error) bool {
-	return errors.Is(err, syscall.ENODEV) || errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.ENOMEDIUM) ||
+	return errors.Is(err, syscall.ENODEV) || errors.Is(err, syscall.ENXIO) || errors.Is(err, errNoMedium) ||
 		errors.Is(err, syscall.ESHUTDOWN) || errors.Is(err, syscall.ENOTCONN) || errors.Is(err, errGone)
 }
+
+// errNoMedium is ENOMEDIUM (123 on Linux: a card reader with its card pulled out).
+var errNoMedium = syscall.Errno(123)
 
 var errShort = errors.New("short transfer")
 
