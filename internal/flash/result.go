@@ -108,6 +108,9 @@ type FillReport struct {
 	// [i×FileBytes, (i+1)×FileBytes)); at most maxBadRanges, merged.
 	BadRanges []Region `json:"bad_ranges,omitempty"`
 	FileBytes int64    `json:"file_bytes"`
+	// FirstBadDeviceByte is where the first bad byte lies on the filesystem's block device
+	// (from the filesystem's extent map), when it can say.
+	FirstBadDeviceByte *int64 `json:"first_bad_device_byte,omitempty"`
 	// Rates over the whole fill, MB/s (10^6 bytes/s).
 	WriteMBPerS float64 `json:"write_mb_per_s"`
 	ReadMBPerS  float64 `json:"read_mb_per_s"`
