@@ -135,9 +135,9 @@ type fill struct {
 	unmappedBad       int64 // bad bytes whose device position is unknown
 	exts              []extent
 	cur               int
-	badAfterFirst      int64 // bad bytes at or after firstBad
-	kind               string
-	seen               SectorState
+	badAfterFirst     int64 // bad bytes at or after firstBad
+	kind              string
+	seen              SectorState
 }
 
 // write fills the files, one chunk at a time, stamping each sector with its position in
