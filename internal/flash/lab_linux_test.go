@@ -335,3 +335,36 @@ func TestFillSeriesShowsSLC(t *testing.T) {
 		t.Errorf("series covers %d of %d bytes; verdict %s", covered, r.ClaimedBytes, r.Verdict)
 	}
 }
+
+// TestGeometryEmulatedCards times boundaries through the kernel on cards whose erase block
+// costs latency to cross: the estimate must be the configured size, and "unknown" on a
+// card without the effect. The penalty (400 µs on a 300 µs read) is in the range
+// flashbench's README shows for SD cards; the machine's own noise is what is at stake.
+func TestGeometryEmulatedCards(t *testing.T) {
+	for _, au := range []int64{1 << 20, 4 << 20, 8 << 20, 0} {
+		name := "none"
+		if au > 0 {
+			name = sizeText(au)
+		}
+		t.Run(name, func(t *testing.T) {
+			d := upCard(t, lab.CardSpec{ClaimedBytes: 4 * gib, ReadLatency: 300 * time.Microsecond,
+				EraseBlockBytes: au, BoundaryLatency: 400 * time.Microsecond}, lab.CardAttach{ReadOnly: true})
+			b, err := OpenBlock(d.Dev, false, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			g, err := EstimateEraseBlock(context.Background(), b, GeometryOptions{SizeBytes: b.SizeBytes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range g.Candidates {
+				t.Logf("%9d: pre %4.0f on %4.0f post %4.0f diff %6.1f ± %4.1f µs", c.AlignBytes, c.PreUS, c.OnUS, c.PostUS, c.DiffUS, c.SEUS)
+			}
+			t.Logf("%s in %.1f s: %s", g.Confidence, g.DurationS, g.Reason)
+			if g.EraseBlockBytes != au {
+				t.Errorf("estimate %d (%s), want %d", g.EraseBlockBytes, g.Confidence, au)
+			}
+		})
+	}
+}
