@@ -358,3 +358,19 @@ func TestListFixtures(t *testing.T) {
 		t.Errorf("mount points: %+v", l)
 	}
 }
+
+func TestDiskPartitions(t *testing.T) {
+	parts, err := DiskPartitions(fixture("pi4-microsd"), "mmcblk0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 2 || parts[0].Name != "mmcblk0p1" || parts[0].StartBytes != 8192*512 || parts[1].StartBytes != 1056768*512 {
+		t.Errorf("partitions %+v", parts)
+	}
+	if _, err := DiskPartitions(fixture("pi4-microsd"), "mmcblk0p1"); err == nil {
+		t.Error("a partition listed as a disk")
+	}
+	if _, err := DiskPartitions(fixture("pi4-microsd"), "sdz"); err == nil {
+		t.Error("a missing disk listed")
+	}
+}

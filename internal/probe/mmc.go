@@ -40,6 +40,7 @@ func readMMC(o Options, cardDir string) (*SD, Hop, string) {
 			sd.Suspect, sd.SuspectReasons = sdreg.Suspect(cid, csd)
 		}
 		if ssr, err := sdreg.DecodeSSR(readString(filepath.Join(cardDir, "ssr"))); err == nil {
+			sd.AUSizeBytes = ssr.AUSizeBytes
 			sc, uc, vc, ac := ssr.SpeedClass, ssr.UHSClass, ssr.VideoClass, ssr.AppClass
 			if sc >= 0 {
 				sd.SpeedClass = &sc
@@ -57,6 +58,9 @@ func readMMC(o Options, cardDir string) (*SD, Hop, string) {
 		if scr, err := sdreg.DecodeSCR(readString(filepath.Join(cardDir, "scr"))); err == nil {
 			sd.SpecVersion = scr.SpecVersion
 		}
+	}
+	if pe, ok := readInt(filepath.Join(cardDir, "preferred_erase_size")); ok && pe > 0 {
+		sd.PreferredEraseBytes = uint64(pe)
 	}
 	// The device tree says whether the host runs command queueing (Pi 5: dtparam sd_cqe).
 	if exists(filepath.Join(ctrlDir, "of_node")) {
