@@ -48,6 +48,7 @@ var rules = []rule{
 	underVoltage,
 	throttled,
 	sdIDSuspect,
+	usbCapacitySuspect,
 	pcieLinkDegraded,
 	governorPowersave,
 }
