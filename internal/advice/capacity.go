@@ -2,6 +2,7 @@ package advice
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/iomark/iomark/internal/flash"
@@ -69,4 +70,11 @@ func siBytes(b int64) string {
 		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
 	}
 	return fmt.Sprintf("%d bytes", b)
+}
+
+// Sorted orders findings worst first, keeping the order within a severity (as Evaluate
+// does), for callers that add findings from other rules.
+func Sorted(fs []Finding) []Finding {
+	slices.SortStableFunc(fs, func(a, b Finding) int { return a.Severity.rank() - b.Severity.rank() })
+	return fs
 }

@@ -149,6 +149,7 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		return withExit(exitFailure, runErr)
 	}
 	fillRecord(rec, out, rep)
+	rec.Findings = advice.Sorted(append(rec.Findings, verifyFindings(ctx, f.dsn, rep)...))
 
 	if !f.noSave && len(rec.Tests) > 0 {
 		if err := saveRun(ctx, f.dsn, rec); err != nil {

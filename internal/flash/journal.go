@@ -63,47 +63,91 @@ func (j *journal) add(off int64, data []byte) {
 // restore writes every saved block back, newest first. It is not interruptible: it runs to
 // the end whatever the caller's context says, because stopping half-way would leave the
 // device worse than either state. Blocks it cannot write are returned for a recovery file.
+//
+// Blocks saved one after the other at adjacent offsets (a flush chunk, saved block by
+// block) go back in one write: a card that takes milliseconds per write would otherwise
+// spend most of the run restoring. Their order among themselves does not matter, they are
+// distinct addresses; the order between runs is kept.
 func (j *journal) restore(io *blockIO) (r Restore, failed []saved) {
 	r.Blocks = len(j.entries)
-	for i := len(j.entries) - 1; i >= 0; i-- {
-		e := j.entries[i]
-		r.Bytes += int64(len(e.data))
-		err := io.write(e.data, e.off)
-		if err != nil {
-			err = io.write(e.data, e.off) // once more: a USB reset can fail one command
+	for i := len(j.entries) - 1; i >= 0; {
+		k := i // entries k..i are adjacent on the device, in journal order
+		for k > 0 && j.adjacent(k-1) && int64(i-k+1) < maxRestoreRun {
+			k--
 		}
-		if err != nil {
-			failed = append(failed, e)
+		buf := make([]byte, 0, (i-k+1)*len(j.entries[i].data))
+		for x := k; x <= i; x++ {
+			buf = append(buf, j.entries[x].data...)
 		}
+		r.Bytes += int64(len(buf))
+		off := j.entries[k].off
+		err := io.write(buf, off)
+		if err != nil {
+			err = io.write(buf, off) // once more: a USB reset can fail one command
+		}
+		if err != nil && k < i {
+			// Block by block, so only the blocks that really fail are reported.
+			err = nil
+			for x := i; x >= k; x-- {
+				if io.write(j.entries[x].data, j.entries[x].off) != nil {
+					failed = append(failed, j.entries[x])
+				}
+			}
+		} else if err != nil {
+			failed = append(failed, j.entries[i])
+		}
+		i = k - 1
 	}
 	r.Failed = len(failed)
 	return r, failed
 }
 
+// maxRestoreRun bounds one restore write (in saved blocks: 1 MiB of 4 KiB blocks).
+const maxRestoreRun = 256
+
 // verify reads every restored block back and compares it with what was saved, skipping
-// blocks skip names (inside regions that do not read back what was written).
+// blocks skip names (inside regions that do not read back what was written). Adjacent
+// blocks saved one after the other are read in one read, as restore wrote them.
 func (j *journal) verify(io *blockIO, nonce uint64, skip func(off int64) bool) bool {
-	for _, e := range j.entries {
-		if skip(e.off) {
-			continue
+	for i := 0; i < len(j.entries); {
+		k := i
+		for k+1 < len(j.entries) && j.adjacent(k) && k-i+1 < maxRestoreRun {
+			k++
 		}
-		got, err := io.read(e.off, len(e.data))
-		switch {
-		case err != nil:
+		start := j.entries[i].off
+		last := j.entries[k]
+		got, err := io.read(start, int(last.off+int64(len(last.data))-start))
+		if err != nil {
 			return false
-		case bytes.Equal(got, e.data):
-		case hasNonce(e.data, nonce):
-			// The block was saved while it held one of this run's stamps, written through
-			// another address that lands on it (a wrapping drive): what it must hold now is
-			// what the earlier copy restored, so it must hold no stamp of this run.
-			if hasNonce(got, nonce) {
+		}
+		for x := i; x <= k; x++ {
+			e := j.entries[x]
+			if !skip(e.off) && !restored(got[e.off-start:e.off-start+int64(len(e.data))], e.data, nonce) {
 				return false
 			}
-		default:
-			return false
 		}
+		i = k + 1
 	}
 	return true
+}
+
+// adjacent reports whether entry k+1 starts where entry k ends.
+func (j *journal) adjacent(k int) bool {
+	return j.entries[k].off+int64(len(j.entries[k].data)) == j.entries[k+1].off
+}
+
+// restored judges a block read back after the restore against its saved copy.
+func restored(got, saved []byte, nonce uint64) bool {
+	switch {
+	case bytes.Equal(got, saved):
+		return true
+	case hasNonce(saved, nonce):
+		// The block was saved while it held one of this run's stamps, written through
+		// another address that lands on it (a wrapping drive): what it must hold now is
+		// what the earlier copy restored, so it must hold no stamp of this run.
+		return !hasNonce(got, nonce)
+	}
+	return false
 }
 
 // Recovery files hold blocks a probe could not write back, in the order they must be
