@@ -89,6 +89,7 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 	}
 	res.BytesWritten, res.BytesRead = f.written, f.readBytes
 	res.DurationS = time.Since(start).Seconds()
+	res.VerdictS = res.DurationS
 	f.report.Files = f.files
 	f.report.Direct = f.direct
 	if !f.direct {

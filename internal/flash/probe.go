@@ -120,6 +120,7 @@ func Probe(ctx context.Context, dev Device, o ProbeOptions) (*Result, error) {
 	res := &Result{Mode: ModeProbe, Verdict: Unknown, ClaimedBytes: o.SizeBytes, GranularityBytes: p.block,
 		Destructive: o.Destructive}
 	runErr := p.run(res)
+	res.VerdictS = time.Since(start).Seconds()
 	if p.j != nil {
 		// Nothing below may be cut short: a half-done restore is worse than none.
 		p.ctx = context.Background()

@@ -58,6 +58,9 @@ type Result struct {
 	BytesWritten     int64   `json:"bytes_written"`
 	BytesRead        int64   `json:"bytes_read"`
 	DurationS        float64 `json:"duration_s"`
+	// VerdictS is when the verdict was known, seconds from the start: the probe then
+	// writes back what it overwrote (DurationS includes that).
+	VerdictS float64 `json:"verdict_s"`
 	Destructive      bool    `json:"destructive,omitempty"`
 	Interrupted      bool    `json:"interrupted,omitempty"`
 	// Restore says what a non-destructive probe put back.
