@@ -60,9 +60,9 @@ type Result struct {
 	DurationS        float64 `json:"duration_s"`
 	// VerdictS is when the verdict was known, seconds from the start: the probe then
 	// writes back what it overwrote (DurationS includes that).
-	VerdictS float64 `json:"verdict_s"`
-	Destructive      bool    `json:"destructive,omitempty"`
-	Interrupted      bool    `json:"interrupted,omitempty"`
+	VerdictS    float64 `json:"verdict_s"`
+	Destructive bool    `json:"destructive,omitempty"`
+	Interrupted bool    `json:"interrupted,omitempty"`
 	// Restore says what a non-destructive probe put back.
 	Restore *Restore `json:"restore,omitempty"`
 	// PartitionFix is a partition that keeps data inside the usable size (fake drives).
