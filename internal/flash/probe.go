@@ -218,7 +218,8 @@ func (p *prober) run(res *Result) error {
 		res.Verdict, res.Failure = Damaged, FailureIOError
 		res.BadRegions = p.unreadable
 		first := p.unreadable[0].StartByte
-		res.FirstBadByte, res.UsableBytes = &first, 0
+		res.FirstBadByte, res.UsableBytes = &first, res.ClaimedBytes
+		res.Notes = append(res.Notes, "the start of the disk cannot be read: nothing was written")
 		return nil
 	}
 	p.flushStart = p.watchEnd

@@ -40,8 +40,9 @@ type Result struct {
 	Target  string  `json:"target"`
 	// ClaimedBytes is the size the device reports (probe) or the bytes the fill tested.
 	ClaimedBytes int64 `json:"claimed_bytes"`
-	// UsableBytes is how much of it holds data: the first bad byte of a fake, rounded down
-	// to GranularityBytes; ClaimedBytes for a genuine or damaged drive.
+	// UsableBytes is how much of it holds data. Probe: the first bad byte of a fake, rounded
+	// down to GranularityBytes, ClaimedBytes for a genuine or damaged drive. Fill: the bytes
+	// that read back intact.
 	UsableBytes  int64  `json:"usable_bytes"`
 	FirstBadByte *int64 `json:"first_bad_byte,omitempty"`
 	Failure      string `json:"failure,omitempty"`
