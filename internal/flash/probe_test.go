@@ -292,3 +292,15 @@ func TestProbeDeviceDies(t *testing.T) {
 		t.Error("after restoring from the file, the card differs from a fresh one")
 	}
 }
+
+// A disk whose first blocks cannot be read is damaged, and nothing is written to it.
+func TestProbeUnreadableStart(t *testing.T) {
+	d := newCardDev(t, lab.CardSpec{ClaimedBytes: 256 * mib, BadRegions: []lab.BadRegion{{OffsetBytes: 0, LengthBytes: 64 * kib, Kind: lab.BadIOError}}})
+	r := probe(t, d, ProbeOptions{})
+	if r.Verdict != Damaged || r.Failure != FailureIOError || r.FirstBadByte == nil || *r.FirstBadByte != 0 {
+		t.Fatalf("result %+v", r)
+	}
+	if w := d.c.Counters().Writes; w != 0 {
+		t.Errorf("%d writes to a disk whose start cannot be read", w)
+	}
+}
