@@ -215,10 +215,18 @@ func TestProbeRefusals(t *testing.T) {
 // The probe stops, says what it could not restore and where it saved it; once the card is
 // back, the recovery file restores it to exactly what it was.
 func TestProbeCardDiesHalfWay(t *testing.T) {
-	spec := lab.CardSpec{ClaimedBytes: 1 * gib, RealBytes: 128 * mib, Failure: lab.FailDropZeros, Seed: 77}
+	spec := lab.CardSpec{Name: "dies", ClaimedBytes: 1 * gib, RealBytes: 128 * mib, Failure: lab.FailDropZeros, Seed: 77}
 	d := upCard(t, spec, lab.CardAttach{})
 	state := d.Card.Digest()
-	d.Card.BreakAfter(700)
+	// How many I/Os a whole probe takes, on a model of the same card; break half-way.
+	model, err := lab.NewCard(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Probe(context.Background(), &cardDev{c: model}, ProbeOptions{SizeBytes: spec.ClaimedBytes}); err != nil {
+		t.Fatal(err)
+	}
+	d.Card.BreakAfter((model.Counters().Reads + model.Counters().Writes) / 2)
 	file := filepath.Join(t.TempDir(), "restore.bin")
 	r, err := probeDevice(t, d.Dev, ProbeOptions{RecoveryFile: file})
 	if err == nil {

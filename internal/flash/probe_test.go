@@ -270,8 +270,12 @@ func TestProbeInterrupted(t *testing.T) {
 // TestProbeDeviceDies: the card fails every I/O from some point on (pulled out, or dead).
 // The probe stops with an error that says what could not be restored, and saves it.
 func TestProbeDeviceDies(t *testing.T) {
-	d := newCardDev(t, lab.CardSpec{ClaimedBytes: 1 * gib, RealBytes: 100 * mib, Failure: lab.FailDropZeros})
-	d.c.BreakAfter(1500)
+	spec := lab.CardSpec{ClaimedBytes: 1 * gib, RealBytes: 100 * mib, Failure: lab.FailDropZeros, Seed: 9}
+	ref := newCardDev(t, spec)
+	probe(t, ref, ProbeOptions{})
+	ios := ref.c.Counters().Reads + ref.c.Counters().Writes
+	d := newCardDev(t, spec)
+	d.c.BreakAfter(ios / 2) // half-way through
 	file := t.TempDir() + "/restore.bin"
 	r, err := Probe(context.Background(), d, ProbeOptions{SizeBytes: gib, MaxFlushBytes: 16 * mib, RecoveryFile: file})
 	if err == nil {
@@ -287,8 +291,7 @@ func TestProbeDeviceDies(t *testing.T) {
 	if err != nil || rr.Failed != 0 || rr.Blocks != r.Restore.Failed {
 		t.Fatalf("restore from file: %+v, %v", rr, err)
 	}
-	d2 := newCardDev(t, lab.CardSpec{ClaimedBytes: 1 * gib, RealBytes: 100 * mib, Failure: lab.FailDropZeros, Seed: d.c.Spec().Seed})
-	if digest(t, d.c) != digest(t, d2.c) {
+	if digest(t, d.c) != digest(t, ref.c) {
 		t.Error("after restoring from the file, the card differs from a fresh one")
 	}
 }

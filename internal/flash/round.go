@@ -4,20 +4,41 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/maphash"
 )
 
 // watchChunk is the unit of sequential reads (watch region, flush region).
 const watchChunk = 1 << 20
 
-// readWatch reads the watch region [0, watchEnd) before the first write and keeps a hash of
-// every block. Blocks that cannot be read are noted as unreadable and left out.
-func (p *prober) readWatch() error {
-	return p.readRegion(p.watchEnd, func(off int64, b []byte) {
-		p.watchHash[off] = maphash.Bytes(p.hashSeed, b)
+// headBytes is the start of the disk read before the first write: a disk that cannot
+// be read there is failing, and nothing is written to it; it is read again after every round
+// to notice a disk that dies half-way.
+const headBytes = 1 << 20
+
+// readHead reads the head before the first write and notes blocks that fail.
+func (p *prober) readHead() error {
+	p.headOK = map[int64]bool{}
+	return p.readRegion(p.headEnd(), func(off int64, b []byte) {
+		p.headOK[off] = true
 	}, func(off int64) {
 		p.unreadable = appendRegion(p.unreadable, off, off+p.block, FailureIOError)
 	})
+}
+
+func (p *prober) headEnd() int64 { return min(int64(headBytes), p.size) }
+
+// checkHead reads the head again: a block that read fine before the first write and fails
+// now means the device is dying or went away.
+func (p *prober) checkHead() error {
+	failing := int64(-1)
+	err := p.readRegion(p.headEnd(), func(int64, []byte) {}, func(off int64) {
+		if p.headOK[off] && failing < 0 {
+			failing = off
+		}
+	})
+	if err == nil && failing >= 0 {
+		err = fmt.Errorf("%w: byte %d read fine before the first write and now fails — the device is dying or was pulled out", errFailing, failing)
+	}
+	return err
 }
 
 // readRegion reads [0, end) in chunks and calls each for every block read, bad for every
@@ -172,7 +193,7 @@ func (p *prober) readBack(offs []int64, watchEnd int64) error {
 		}
 	}
 	p.applyWrap()
-	return nil
+	return p.checkHead()
 }
 
 // applyWrap marks every block reaching past a proven wrap distance bad: on a drive where an
@@ -280,17 +301,15 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-// scanWatch reads the watch region below end and looks, in every block that no longer
-// hashes as before the run, for stamps written for other addresses.
+// scanWatch reads the watch region below end and looks for stamps of this run written for
+// other addresses: the probe never writes there itself (but for samples, which are judged
+// like any block: their own stamp is not "moved"), so any such stamp landed through an
+// address past a wrapping drive's real size.
 func (p *prober) scanWatch(end int64) error {
 	end = min(end, p.watchEnd)
-	failing := int64(-1)
-	err := p.readRegion(end, func(off int64, b []byte) {
-		if p.samples[off] != nil {
-			return // a block written as a sample is judged as one
-		}
-		h, ok := p.watchHash[off]
-		if !ok || maphash.Bytes(p.hashSeed, b) == h {
+	p.watchScanned = true
+	return p.readRegion(end, func(off int64, b []byte) {
+		if !hasNonce(b, p.nonce) {
 			return
 		}
 		for i := int64(0); i < p.block; i += SectorBytes {
@@ -298,28 +317,20 @@ func (p *prober) scanWatch(end int64) error {
 				p.aggression(so, off+i, gen)
 			}
 		}
-	}, func(off int64) {
-		if _, ok := p.watchHash[off]; ok && failing < 0 {
-			failing = off
+	}, func(int64) {})
+}
+
+// watchClean reads the watch region after the restore: no stamp of this run may be left
+// there (a write that landed through another address was undone by restoring that address).
+func (p *prober) watchClean() bool {
+	clean := true
+	err := p.readRegion(p.watchEnd, func(off int64, b []byte) {
+		if p.j.get(off) == nil && hasNonce(b, p.nonce) {
+			clean = false
 		}
-	})
-	if err == nil && failing >= 0 {
-		err = fmt.Errorf("%w: byte %d read fine before the first write and now fails — the device is dying or was pulled out", errFailing, failing)
-	}
-	return err
+	}, func(int64) {})
+	return err == nil && clean
 }
 
 // errFailing is a device that fails I/O it served earlier in the run.
 var errFailing = errors.New("the device started failing half-way")
-
-// watchUnchanged reads the watch region once more after the restore: every block the probe
-// did not write as a sample must hash as it did before the first write.
-func (p *prober) watchUnchanged() bool {
-	same := true
-	err := p.readRegion(p.watchEnd, func(off int64, b []byte) {
-		if h, ok := p.watchHash[off]; ok && p.samples[off] == nil && maphash.Bytes(p.hashSeed, b) != h {
-			same = false
-		}
-	}, func(int64) {})
-	return err == nil && same
-}
