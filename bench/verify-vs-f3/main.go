@@ -243,7 +243,7 @@ func (b *bench) probe(ctx context.Context, out *bytes.Buffer) error {
 				row(out, c.name, []string{"iomark", "f3probe"}[tool], r, c.real)
 			}
 		}
-		logf("%s: the card is as it was after every run; it held %.1f GB of written data", c.name, float64(d.Card.StoredBytes())/1e9)
+		logf("%s: done; the card held %.1f GB of written data", c.name, float64(d.Card.StoredBytes())/1e9)
 		if err := d.Down(); err != nil {
 			return err
 		}
@@ -374,18 +374,23 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 		return err
 	}
 	defer d.Down()
-	fioOut, _, err := b.exec(ctx, "fill", "genuine 1 GB", "fio", "fio", "--name=seq", "--filename="+d.Dev, "--rw=write", "--bs=1m",
-		"--direct=1", "--ioengine=psync", "--size=256m", "--output-format=json")
-	if err != nil {
-		return err
+	// The card's own sequential write rate: fio twice (the machine is shared; the better of
+	// the two is the card's), 512 MiB each, before the filesystem is made.
+	var devMBps float64
+	for i := 0; i < 2; i++ {
+		fioOut, _, err := b.exec(ctx, "fill", "genuine 1 GB", "fio", "fio", "--name=seq", "--filename="+d.Dev, "--rw=write", "--bs=1m",
+			"--direct=1", "--ioengine=psync", "--size=512m", "--output-format=json")
+		if err != nil {
+			return err
+		}
+		devMBps = math.Max(devMBps, fioWriteMBps(fioOut))
 	}
-	devMBps := fioWriteMBps(fioOut)
 	mnt, unmount, err := mkfsMount(d.Dev)
 	if err != nil {
 		return err
 	}
 	defer unmount()
-	fmt.Fprintf(out, "The card's sequential write rate, fio 1 MiB O_DIRECT QD1 on the raw device: **%.1f MB/s**.\n\n", devMBps)
+	fmt.Fprintf(out, "The card's sequential write rate, fio 1 MiB O_DIRECT QD1 on the raw device (better of two 512 MiB runs): **%.1f MB/s** (configured: 20).\n\n", devMBps)
 	fmt.Fprintf(out, "| tool | verdict | bytes tested | write MB/s | read MB/s | write rate / fio's | total time, s |\n|---|---|--:|--:|--:|--:|--:|\n")
 	var iw, fw, it, ft []float64
 	for pair := 0; pair < b.o.pairs && ctx.Err() == nil; pair++ {
