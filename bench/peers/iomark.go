@@ -10,18 +10,19 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
+	"github.com/iomark/iomark/internal/record"
 )
 
 // runRecord is the part of `iomark run --json` (the result record) the bench reads.
 type runRecord struct {
-	Profile      string    `json:"profile"`
-	DurationS    float64   `json:"duration_s"`
-	BytesWritten int64     `json:"bytes_written"`
-	Tests        []runTest `json:"tests"`
-	Scores       runScores `json:"scores"`
-	Warnings     []string  `json:"warnings"`
-	WallS        float64   `json:"-"`
-	Args         []string  `json:"-"`
+	Profile      string           `json:"profile"`
+	DurationS    float64          `json:"duration_s"`
+	BytesWritten int64            `json:"bytes_written"`
+	Tests        []runTest        `json:"tests"`
+	Scores       runScores        `json:"scores"`
+	Warnings     []record.Warning `json:"warnings"`
+	WallS        float64          `json:"-"`
+	Args         []string         `json:"-"`
 }
 
 type runTest struct {

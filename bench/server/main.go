@@ -31,6 +31,7 @@ import (
 	"github.com/iomark/iomark/bench/internal/benchkit"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/server"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -293,7 +294,7 @@ func fill(ctx context.Context, st *store.Store, g gen, first, upTo, workers int)
 				}
 				var batch []store.BatchRun
 				for i := from; i < min(from+fillBatch, int64(upTo)); i++ {
-					row, tests, err := g.record(int(i), rng).StoreRow(store.SourceSubmitted)
+					row, tests, err := runstore.Row(g.record(int(i), rng), store.SourceSubmitted)
 					if err != nil {
 						if failed.Add(1) == 1 {
 							fmt.Fprintln(os.Stderr, "first failed save:", err)

@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
 )
 
-func ids(fs []Finding) []string {
+func ids(fs []record.Finding) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, f.ID+":"+string(f.Severity))

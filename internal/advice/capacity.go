@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/flash"
+	"github.com/iomark/iomark/internal/record"
 )
 
 // Verified is the latest `iomark verify` of the drive a report is about, as the results
@@ -19,7 +20,7 @@ type Verified struct {
 // VerifyFindings turns the latest verify of this very drive into findings: fake-capacity
 // for a drive that stores less than it claims, flash-damaged for one that loses data inside
 // its capacity. None for a genuine drive or none verified. device names the disk in the fix.
-func VerifyFindings(v *Verified, device string) []Finding {
+func VerifyFindings(v *Verified, device string) []record.Finding {
 	if v == nil || v.Result == nil {
 		return nil
 	}
@@ -39,18 +40,18 @@ func VerifyFindings(v *Verified, device string) []Finding {
 			fix += " (erases the drive): " + r.PartitionFix.Command(device)
 		}
 		fix += "; or return it to the seller"
-		return one(Finding{
+		return one(record.Finding{
 			ID:       "fake-capacity",
-			Severity: Bad,
+			Severity: record.SeverityBad,
 			Message: fmt.Sprintf("a verify found this drive fake: it claims %s but holds %s; data written past that is lost (%s)",
 				siBytes(r.ClaimedBytes), siBytes(r.UsableBytes), r.Failure),
 			Fix:      fix,
 			Evidence: evidence,
 		})
 	case flash.Damaged:
-		return one(Finding{
+		return one(record.Finding{
 			ID:       "flash-damaged",
-			Severity: Bad,
+			Severity: record.SeverityBad,
 			Message:  fmt.Sprintf("a verify found regions of this drive that lose or refuse data (%s): it is failing", r.Failure),
 			Fix:      "copy off what matters and replace the drive",
 			Evidence: evidence,
@@ -74,7 +75,7 @@ func siBytes(b int64) string {
 
 // Sorted orders findings worst first, keeping the order within a severity (as Evaluate
 // does), for callers that add findings from other rules.
-func Sorted(fs []Finding) []Finding {
-	slices.SortStableFunc(fs, func(a, b Finding) int { return a.Severity.rank() - b.Severity.rank() })
+func Sorted(fs []record.Finding) []record.Finding {
+	slices.SortStableFunc(fs, func(a, b record.Finding) int { return a.Severity.Rank() - b.Severity.Rank() })
 	return fs
 }

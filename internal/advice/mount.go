@@ -4,18 +4,19 @@ import (
 	"fmt"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
 )
 
 // mountSync: the sync mount option makes every write wait for the device, which costs an
 // order of magnitude on flash.
-func mountSync(r *probe.Report) []Finding {
+func mountSync(r *probe.Report) []record.Finding {
 	m := r.Mount
 	if m == nil || !m.Sync {
 		return nil
 	}
-	return one(Finding{
+	return one(record.Finding{
 		ID:       "mount-sync",
-		Severity: Bad,
+		Severity: record.SeverityBad,
 		Message:  fmt.Sprintf("%s is mounted with sync: every write waits for the device, which is many times slower on flash and wears it faster", m.MountPoint),
 		Fix:      fmt.Sprintf("remove sync from the options of %s in /etc/fstab (or the automounter's settings) and remount", m.MountPoint),
 		Evidence: fmt.Sprintf("mount options %q, superblock options %q", m.Options, m.SuperOptions),
@@ -34,7 +35,7 @@ var fatTypes = map[string]string{
 }
 
 // fsFAT: FAT, exFAT and NTFS are slower on Linux than ext4; results will not compare.
-func fsFAT(r *probe.Report) []Finding {
+func fsFAT(r *probe.Report) []record.Finding {
 	m := r.Mount
 	if m == nil {
 		return nil
@@ -43,9 +44,9 @@ func fsFAT(r *probe.Report) []Finding {
 	if !ok {
 		return nil
 	}
-	return one(Finding{
+	return one(record.Finding{
 		ID:       "fs-fat",
-		Severity: Warn,
+		Severity: record.SeverityWarn,
 		Message:  fmt.Sprintf("%s is %s: slower on Linux than ext4, especially for small and random writes", m.MountPoint, name),
 		Fix:      "for speed on Linux (and results comparable with others) use ext4; keep FAT/exFAT only where another OS must read the drive",
 		Evidence: "filesystem type " + m.FSType,

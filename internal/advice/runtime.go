@@ -5,36 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/iomark/iomark/internal/record"
 )
-
-// RunFacts is what the run-time rules look at: the measured figures and what the sensors
-// saw. The caller builds it from a result record (record imports advice, so advice cannot
-// import record).
-type RunFacts struct {
-	CeilingMBPerS float64 // practical limit of the link chain; 0 when unknown
-	CeilingBasis  string  // e.g. "USB 2.0 with usb-storage"
-	CPUs          int     // CPUs of the host; 0 when unknown
-	Tests         []TestFacts
-	// Throttled holds the firmware's get_throttled word of each sensor sample (hex).
-	Throttled []string
-}
-
-// TestFacts are the figures of one test that rules judge.
-type TestFacts struct {
-	Name    string
-	MBPerS  float64
-	CI95Pct float64
-	Noisy   bool
-	// CPUPct is the CPU time the test used per second of wall time (100 = one core busy).
-	CPUPct float64
-	// Threads is how many threads could issue I/O at once (psync: qd × jobs; io_uring: jobs).
-	Threads int
-	// Sustained cliff: set when the rate fell and the drive grew hot meanwhile.
-	ThermalDrop    bool
-	DropPct        float64
-	MaxDriveTempC  float64
-	CliffAtSeconds float64
-}
 
 // aboveCeilingMargin absorbs rounding in the ceiling tables: only a figure clearly beyond the
 // link's practical limit is flagged.
@@ -44,25 +17,29 @@ const aboveCeilingMargin = 1.05
 // CPU as much as by the drive.
 const cpuBoundShare = 0.85
 
-// EvaluateRun applies the run-time rules, worst first. It never returns nil.
-func EvaluateRun(f RunFacts) []Finding {
-	out := []Finding{}
-	for _, rl := range []func(RunFacts) []Finding{aboveCeiling, cpuBound, thermalDrop, throttledDuringRun, noisy} {
-		out = append(out, rl(f)...)
+// EvaluateRun applies the run-time rules to a run's figures and sensor samples, worst first.
+// It never returns nil.
+func EvaluateRun(r *record.Run) []record.Finding {
+	out := []record.Finding{}
+	if r == nil {
+		return out
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int { return a.Severity.rank() - b.Severity.rank() })
+	for _, rl := range []func(*record.Run) []record.Finding{aboveCeiling, cpuBound, thermalDrop, throttledDuringRun, noisy} {
+		out = append(out, rl(r)...)
+	}
+	slices.SortStableFunc(out, func(a, b record.Finding) int { return a.Severity.Rank() - b.Severity.Rank() })
 	return out
 }
 
 // aboveCeiling: a figure faster than the link can carry was served by a cache (the page
 // cache, the drive's DRAM or a host buffer), not by the drive over its link.
-func aboveCeiling(f RunFacts) []Finding {
-	if f.CeilingMBPerS <= 0 {
+func aboveCeiling(r *record.Run) []record.Finding {
+	if r.CeilingMBPerS <= 0 {
 		return nil
 	}
 	var over []string
-	for _, t := range f.Tests {
-		if t.MBPerS > f.CeilingMBPerS*aboveCeilingMargin {
+	for _, t := range r.Tests {
+		if t.MBPerS > r.CeilingMBPerS*aboveCeilingMargin {
 			over = append(over, fmt.Sprintf("%s %.1f MB/s", t.Name, t.MBPerS))
 		}
 	}
@@ -70,22 +47,35 @@ func aboveCeiling(f RunFacts) []Finding {
 		return nil
 	}
 	basis := ""
-	if f.CeilingBasis != "" {
-		basis = " (" + f.CeilingBasis + ")"
+	if r.Ceiling != nil && r.Ceiling.Basis != "" {
+		basis = " (" + r.Ceiling.Basis + ")"
 	}
-	return one(Finding{ID: "above-ceiling", Severity: Bad,
-		Message:  fmt.Sprintf("faster than the link allows: %s exceeds the %.0f MB/s ceiling%s, so a cache was measured, not the drive", strings.Join(over, ", "), f.CeilingMBPerS, basis),
+	return one(record.Finding{ID: "above-ceiling", Severity: record.SeverityBad,
+		Message:  fmt.Sprintf("faster than the link allows: %s exceeds the %.0f MB/s ceiling%s, so a cache was measured, not the drive", strings.Join(over, ", "), r.CeilingMBPerS, basis),
 		Fix:      "keep direct I/O on (do not use --buffered), use a working set larger than the drive's cache, and check that the link found by `iomark info` is the one in use",
 		Evidence: strings.Join(over, "; ")})
 }
 
+// threads is how many threads of a test could issue I/O at once: psync runs one per queue slot
+// of each job, io_uring one per job.
+func threads(t record.Test) int {
+	if t.Engine == "psync" {
+		return t.QD * t.Jobs
+	}
+	return t.Jobs
+}
+
 // cpuBound: the CPU, not the drive, set the pace of a figure.
-func cpuBound(f RunFacts) []Finding {
+func cpuBound(r *record.Run) []record.Finding {
+	cpus := 0
+	if r.Host != nil {
+		cpus = r.Host.CPUs
+	}
 	var bound []string
-	for _, t := range f.Tests {
-		usable := t.Threads
-		if f.CPUs > 0 && (usable == 0 || usable > f.CPUs) {
-			usable = f.CPUs
+	for _, t := range r.Tests {
+		usable := threads(t)
+		if cpus > 0 && (usable == 0 || usable > cpus) {
+			usable = cpus
 		}
 		if usable <= 0 || t.CPUPct <= 0 {
 			continue
@@ -97,28 +87,10 @@ func cpuBound(f RunFacts) []Finding {
 	if len(bound) == 0 {
 		return nil
 	}
-	return one(Finding{ID: "cpu-bound", Severity: Warn,
+	return one(record.Finding{ID: "cpu-bound", Severity: record.SeverityWarn,
 		Message:  "the CPU limited " + strings.Join(bound, ", ") + ": the drive may be faster than this figure",
 		Fix:      "use --engine io_uring, set the CPU governor to performance, and make sure the board is not throttled; more jobs (--jobs) can spread the work over more cores",
 		Evidence: strings.Join(bound, "; ")})
-}
-
-// thermalDrop: a sustained write fell off a cliff while the drive heated up.
-func thermalDrop(f RunFacts) []Finding {
-	for _, t := range f.Tests {
-		if !t.ThermalDrop {
-			continue
-		}
-		ev := fmt.Sprintf("%s: rate fell %.0f%% after %.0f s", t.Name, t.DropPct, t.CliffAtSeconds)
-		if t.MaxDriveTempC > 0 {
-			ev += fmt.Sprintf(", drive reached %.0f °C", t.MaxDriveTempC)
-		}
-		return one(Finding{ID: "thermal-drop", Severity: Warn,
-			Message:  "the drive slowed down as it heated up during the sustained write: " + ev,
-			Fix:      "give the drive airflow or a heatsink (thermal pad on the enclosure), or choose a drive with a metal body; long copies will run at the after-cliff rate",
-			Evidence: ev})
-	}
-	return nil
 }
 
 // Bits of the Raspberry Pi firmware's get_throttled word that are set while a condition
@@ -131,10 +103,13 @@ const (
 )
 
 // throttledDuringRun: the board was under-voltage or throttled while iomark measured.
-func throttledDuringRun(f RunFacts) []Finding {
+func throttledDuringRun(r *record.Run) []record.Finding {
 	var seen int64
-	for _, h := range f.Throttled {
-		v, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(h), "0x"), 16, 64)
+	for _, s := range r.Sensors {
+		if s.Throttled == "" {
+			continue
+		}
+		v, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(s.Throttled), "0x"), 16, 64)
 		if err == nil {
 			seen |= v
 		}
@@ -157,16 +132,16 @@ func throttledDuringRun(f RunFacts) []Finding {
 		what = append(what, "soft temperature limit")
 	}
 	ev := fmt.Sprintf("get_throttled=0x%x during the run", seen)
-	return one(Finding{ID: "throttled-during-run", Severity: Bad,
+	return one(record.Finding{ID: "throttled-during-run", Severity: record.SeverityBad,
 		Message:  "the board was " + strings.Join(what, ", ") + " while measuring: these figures reflect the power supply or cooling, not the drive",
 		Fix:      "use a proper power supply (5.1 V, enough amps for the drive) and cooling, then run again",
 		Evidence: ev})
 }
 
 // noisy: a figure whose repetitions disagree more than the target interval allows.
-func noisy(f RunFacts) []Finding {
+func noisy(r *record.Run) []record.Finding {
 	var names []string
-	for _, t := range f.Tests {
+	for _, t := range r.Tests {
 		if t.Noisy {
 			names = append(names, fmt.Sprintf("%s (±%.1f%%)", t.Name, t.CI95Pct))
 		}
@@ -174,7 +149,7 @@ func noisy(f RunFacts) []Finding {
 	if len(names) == 0 {
 		return nil
 	}
-	return one(Finding{ID: "noisy", Severity: Info,
+	return one(record.Finding{ID: "noisy", Severity: record.SeverityInfo,
 		Message:  "some figures varied between repetitions more than ±5%: " + strings.Join(names, ", "),
 		Fix:      "close other programs using the drive or CPU, let the board cool, and run again; compare these figures with care",
 		Evidence: strings.Join(names, "; ")})

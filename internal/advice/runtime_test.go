@@ -3,9 +3,12 @@ package advice
 import (
 	"strings"
 	"testing"
+
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
 )
 
-func runtimeIDs(fs []Finding) string {
+func runtimeIDs(fs []record.Finding) string {
 	var s []string
 	for _, f := range fs {
 		s = append(s, f.ID+":"+string(f.Severity))
@@ -13,27 +16,48 @@ func runtimeIDs(fs []Finding) string {
 	return strings.Join(s, ",")
 }
 
+// runOf is a run of the given tests on a host with cpus CPUs (0: unknown) behind a link of
+// ceilingMBPerS (0: unknown).
+func runOf(ceilingMBPerS float64, cpus int, tests ...record.Test) *record.Run {
+	r := &record.Run{CeilingMBPerS: ceilingMBPerS, Tests: tests}
+	if cpus > 0 {
+		r.Host = &probe.Board{CPUs: cpus}
+	}
+	return r
+}
+
+func throttledRun(words ...string) *record.Run {
+	r := &record.Run{}
+	for _, w := range words {
+		r.Sensors = append(r.Sensors, record.SensorSample{Throttled: w})
+	}
+	return r
+}
+
 func TestRunTimeFindings(t *testing.T) {
+	psync := func(name string, qd int, cpuPct float64) record.Test {
+		return record.Test{Name: name, Engine: "psync", QD: qd, Jobs: 1, CPUPct: cpuPct}
+	}
 	for _, c := range []struct {
 		name string
-		f    RunFacts
+		r    *record.Run
 		want string
 	}{
-		{"nothing", RunFacts{CeilingMBPerS: 40, CPUs: 4, Tests: []TestFacts{{Name: "seq-read-1m", MBPerS: 39, CPUPct: 10, Threads: 1}}}, ""},
-		{"above ceiling", RunFacts{CeilingMBPerS: 40, Tests: []TestFacts{{Name: "seq-read-1m", MBPerS: 900}}}, "above-ceiling:bad"},
-		{"at the ceiling is fine", RunFacts{CeilingMBPerS: 40, Tests: []TestFacts{{Name: "seq-read-1m", MBPerS: 41.9}}}, ""},
-		{"unknown ceiling", RunFacts{Tests: []TestFacts{{Name: "seq-read-1m", MBPerS: 900}}}, ""},
-		{"cpu bound", RunFacts{CPUs: 4, Tests: []TestFacts{{Name: "rand-read-4k-qd1", CPUPct: 97, Threads: 1}}}, "cpu-bound:warn"},
-		{"cpu bound capped by cpus", RunFacts{CPUs: 2, Tests: []TestFacts{{Name: "rand-read-4k-qd32", CPUPct: 190, Threads: 32}}}, "cpu-bound:warn"},
-		{"cpu busy but not bound", RunFacts{CPUs: 2, Tests: []TestFacts{{Name: "rand-read-4k-qd32", CPUPct: 90, Threads: 32}}}, ""},
-		{"thermal", RunFacts{Tests: []TestFacts{{Name: "sustained-write", ThermalDrop: true, DropPct: 60, MaxDriveTempC: 71, CliffAtSeconds: 40}}}, "thermal-drop:warn"},
-		{"throttled now", RunFacts{Throttled: []string{"0x0", "0x50005"}}, "throttled-during-run:bad"},
-		{"throttled only in the past", RunFacts{Throttled: []string{"0x50000", "0x50000"}}, ""},
-		{"bad sensor text", RunFacts{Throttled: []string{"garbage", ""}}, ""},
-		{"noisy", RunFacts{Tests: []TestFacts{{Name: "rand-write-4k-qd1", Noisy: true, CI95Pct: 12}}}, "noisy:info"},
-		{"worst first", RunFacts{CeilingMBPerS: 40, Tests: []TestFacts{{Name: "a", Noisy: true}, {Name: "b", MBPerS: 100}}}, "above-ceiling:bad,noisy:info"},
+		{"nothing", runOf(40, 4, record.Test{Name: "seq-read-1m", MBPerS: 39, CPUPct: 10, Jobs: 1}), ""},
+		{"above ceiling", runOf(40, 0, record.Test{Name: "seq-read-1m", MBPerS: 900}), "above-ceiling:bad"},
+		{"at the ceiling is fine", runOf(40, 0, record.Test{Name: "seq-read-1m", MBPerS: 41.9}), ""},
+		{"unknown ceiling", runOf(0, 0, record.Test{Name: "seq-read-1m", MBPerS: 900}), ""},
+		{"cpu bound", runOf(0, 4, psync("rand-read-4k-qd1", 1, 97)), "cpu-bound:warn"},
+		{"cpu bound capped by cpus", runOf(0, 2, psync("rand-read-4k-qd32", 32, 190)), "cpu-bound:warn"},
+		{"cpu busy but not bound", runOf(0, 2, psync("rand-read-4k-qd32", 32, 90)), ""},
+		{"io_uring: one thread per job", runOf(0, 4, record.Test{Name: "rand-read-4k-qd32", Engine: "io_uring", QD: 32, Jobs: 1, CPUPct: 90}), "cpu-bound:warn"},
+		{"throttled now", throttledRun("0x0", "0x50005"), "throttled-during-run:bad"},
+		{"throttled only in the past", throttledRun("0x50000", "0x50000"), ""},
+		{"bad sensor text", throttledRun("garbage", ""), ""},
+		{"noisy", runOf(0, 0, record.Test{Name: "rand-write-4k-qd1", Noisy: true, CI95Pct: 12}), "noisy:info"},
+		{"worst first", runOf(40, 0, record.Test{Name: "a", Noisy: true}, record.Test{Name: "b", MBPerS: 100}), "above-ceiling:bad,noisy:info"},
 	} {
-		got := EvaluateRun(c.f)
+		got := EvaluateRun(c.r)
 		if got == nil {
 			t.Fatalf("%s: nil findings; want an empty list", c.name)
 		}
@@ -45,5 +69,8 @@ func TestRunTimeFindings(t *testing.T) {
 				t.Errorf("%s: finding %s lacks a message or a fix", c.name, f.ID)
 			}
 		}
+	}
+	if got := EvaluateRun(nil); got == nil || len(got) != 0 {
+		t.Errorf("EvaluateRun(nil) = %#v, want an empty list", got)
 	}
 }

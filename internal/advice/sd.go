@@ -5,18 +5,19 @@ import (
 	"strings"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
 )
 
 // sdIDSuspect: the card's identification registers look like a counterfeit's (manufacturer
 // and OEM ids that never go together, blank or patterned serials, impossible dates).
-func sdIDSuspect(r *probe.Report) []Finding {
+func sdIDSuspect(r *probe.Report) []record.Finding {
 	s := r.SD
 	if s == nil || !s.Suspect {
 		return nil
 	}
-	return one(Finding{
+	return one(record.Finding{
 		ID:       "sd-id-suspect",
-		Severity: Warn,
+		Severity: record.SeverityWarn,
 		Message:  fmt.Sprintf("the card's identity looks forged (manfid 0x%02x, oemid %q, name %q): it may be a counterfeit with less real capacity or speed", s.ManfID, s.OEMID, s.Name),
 		Fix:      fmt.Sprintf("check its real capacity before trusting it with data: sudo iomark verify %s --confirm %s (saves and restores what it overwrites), or iomark verify on a directory of the mounted card; buy cards from the maker's authorised sellers", diskPath(r), diskPath(r)),
 		Evidence: strings.Join(s.SuspectReasons, "; "),

@@ -4,16 +4,17 @@ import (
 	"fmt"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
 )
 
 // usbPortUSB2: a USB 3 device negotiated USB 2.0 (480 Mb/s): a black port, a USB 2 hub or
 // extension cable, or a worn plug. The fix is a blue USB 3 port.
-func usbPortUSB2(r *probe.Report) []Finding {
+func usbPortUSB2(r *probe.Report) []record.Finding {
 	u := r.USB
 	if u == nil || u.SpeedMbps == 0 || u.SpeedMbps > 480 || u.MaxSpeedMbps < 5000 {
 		return nil
 	}
-	f := Finding{
+	f := record.Finding{
 		ID: "usb-port-usb2",
 		Message: fmt.Sprintf("USB 3 device linked at %d Mb/s (USB 2.0): it is limited to about 40 MB/s",
 			u.SpeedMbps),
@@ -22,16 +23,16 @@ func usbPortUSB2(r *probe.Report) []Finding {
 	}
 	switch {
 	case u.PortMaxSpeedMbps >= 5000:
-		f.Severity = Bad
+		f.Severity = record.SeverityBad
 		f.Fix = "plug it into a blue USB 3 port, directly (no USB 2 hub or extension cable)"
 		f.Evidence += fmt.Sprintf("; its host controller has a %d Mb/s bus", u.PortMaxSpeedMbps)
 	case u.PortMaxSpeedMbps > 0:
-		f.Severity = Info
+		f.Severity = record.SeverityInfo
 		f.Message = fmt.Sprintf("USB 3 device on a USB 2.0-only host (%d Mb/s): the board cannot go faster over USB",
 			u.PortMaxSpeedMbps)
 		f.Fix = "a board with USB 3 ports (Raspberry Pi 4 or 5) or a faster interface would lift this limit"
 	default:
-		f.Severity = Warn
+		f.Severity = record.SeverityWarn
 		f.Fix = "plug it into a USB 3 port (blue, or marked SS), directly rather than through a USB 2 hub"
 	}
 	return one(f)
@@ -39,14 +40,14 @@ func usbPortUSB2(r *probe.Report) []Finding {
 
 // usbNoUAS: a USB 3 link driven by usb-storage (Bulk-Only Transport, one command at a time)
 // instead of uas: random I/O and throughput suffer.
-func usbNoUAS(r *probe.Report) []Finding {
+func usbNoUAS(r *probe.Report) []record.Finding {
 	u := r.USB
 	if u == nil || u.Driver != "usb-storage" || u.SpeedMbps < 5000 {
 		return nil
 	}
-	f := Finding{
+	f := record.Finding{
 		ID:       "usb-no-uas",
-		Severity: Warn,
+		Severity: record.SeverityWarn,
 		Message:  "USB 3 drive uses usb-storage (one command at a time) instead of UAS: random I/O and throughput are lower",
 		Evidence: fmt.Sprintf("%s:%s driver usb-storage at %d Mb/s", u.VID, u.PID, u.SpeedMbps),
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/runstore"
 )
 
 func init() { subcommands = append(subcommands, newCompareCmd) }
@@ -28,11 +29,11 @@ way (hdparm, dd, iozone) are compared in their own units, with the difference no
 				return withExit(exitFailure, err)
 			}
 			defer st.Close()
-			run, err := loadRun(cmd.Context(), st, firstArg(args))
+			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
-			earlier, err := earlierRuns(cmd.Context(), st, run)
+			earlier, err := runstore.Earlier(cmd.Context(), st, run)
 			if err != nil {
 				return withExit(exitFailure, err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/runstore"
 )
 
 func init() { subcommands = append(subcommands, newExportCmd) }
@@ -40,7 +41,7 @@ sustained-write curve with temperatures.`,
 				return withExit(exitFailure, err)
 			}
 			defer st.Close()
-			run, err := loadRun(cmd.Context(), st, firstArg(args))
+			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
 			if err != nil {
 				return withExit(exitFailure, err)
 			}

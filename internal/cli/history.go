@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -57,7 +58,7 @@ func newHistoryCmd() *cobra.Command {
 				if r.ScorePibenchmarks != nil {
 					score = fmt.Sprintf("%.0f (pibenchmarks)", *r.ScorePibenchmarks)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", shortID(r.ID), r.CreatedAt.Local().Format("2006-01-02 15:04"),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", runstore.ShortID(r.ID), r.CreatedAt.Local().Format("2006-01-02 15:04"),
 					r.Profile, orDash(dev), orDash(r.Board), score)
 			}
 			return tw.Flush()
@@ -68,15 +69,6 @@ func newHistoryCmd() *cobra.Command {
 	cmd.Flags().StringVar(&device, "device", "", "only runs of this device key (see `iomark show`)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-// shortID is the run id as people type it: its last 12 hex digits, unique enough in one
-// database (iomark show accepts any unique suffix).
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[len(id)-12:]
-	}
-	return id
 }
 
 func joinNonEmpty(parts ...string) string {
@@ -91,4 +83,11 @@ func joinNonEmpty(parts ...string) string {
 		out += p
 	}
 	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

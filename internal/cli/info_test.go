@@ -57,7 +57,7 @@ func TestInfoHuman(t *testing.T) {
 	}
 	for _, want := range []string{
 		"filesystem vfat mounted on /media/usb0", "partition sda1: starts at sector 63", "NOT aligned",
-		"disk /dev/sda: usb-flash", "usb    1-1.4", "set by the usb hop", "Raspberry Pi 4 Model B Rev 1.4",
+		"disk /dev/sda: usb-flash", "usb 1-1.4", "set by the usb hop", "Raspberry Pi 4 Model B Rev 1.4",
 		"mount-sync", "partition-misaligned", "fs-fat", "fix:",
 	} {
 		if !strings.Contains(out, want) {

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/report"
 )
 
 func init() { subcommands = append(subcommands, newListCmd) }
@@ -40,18 +38,7 @@ sends no command to any drive.`,
 				enc.SetIndent("", "  ")
 				return enc.Encode(entries)
 			}
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "DEVICE\tCLASS\tSIZE\tMODEL\tLINK\tCEILING\tMOUNTED ON")
-			for _, e := range entries {
-				ceiling := "-"
-				if e.CeilingMBPerS > 0 {
-					ceiling = fmt.Sprintf("%.0f MB/s", e.CeilingMBPerS)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, e.Class, bytesHuman(e.CapacityBytes),
-					orDash(strings.TrimSpace(e.Vendor+" "+e.Model)), orDash(e.Link), ceiling,
-					orDash(strings.Join(e.MountPoints, " ")))
-			}
-			return tw.Flush()
+			return report.List(out, entries)
 		},
 	}
 	f.add(cmd)

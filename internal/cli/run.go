@@ -22,8 +22,10 @@ import (
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
-	"github.com/iomark/iomark/internal/server"
+	"github.com/iomark/iomark/internal/runner"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/upload"
 )
 
 func init() { subcommands = append(subcommands, newRunCmd) }
@@ -121,21 +123,17 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		fmt.Fprintf(stderr, "iomark: could not identify the drive (%v); measuring anyway, without a link ceiling\n", perr)
 		rep = nil
 	}
-	rec, err := newRecord(rep, p.Name, abs, "", time.Now())
-	if err != nil {
-		return withExit(exitFailure, err)
-	}
-	if f.price > 0 {
-		rec.PriceUSD = &f.price
-	}
-
 	progress := newRunProgress(stderr)
-	env := profile.Env{Target: abs, Probe: rep, Progress: progress.event,
+	env := runner.Env{Target: abs, Probe: rep, Progress: progress.event,
 		Log: func(format string, args ...any) {
 			progress.clear()
 			fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
 		},
-		Destructive: f.destructive, Confirm: f.confirm, Engine: engine.Engine(f.engine)}
+		Destructive: f.destructive, Confirm: f.confirm, Engine: engine.Engine(f.engine),
+		ToolVersion: Version(), ToolCommit: Commit()}
+	if f.price > 0 {
+		env.PriceUSD = &f.price
+	}
 	if rep != nil {
 		sampler := probe.NewSampler(rep, popts)
 		env.Sensors = func() record.SensorSample {
@@ -143,12 +141,13 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 			return record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
 		}
 	}
-	out, runErr := profile.Run(ctx, *p, env)
+	rec, runErr := runner.Run(ctx, *p, env)
 	progress.clear()
-	if out == nil {
+	if rec == nil {
 		return withExit(exitFailure, runErr)
 	}
-	fillRecord(rec, out, rep)
+	// The latest verify of this drive (iomark verify) adds its finding: a benchmark of a
+	// fake card is a benchmark of a card that loses data.
 	rec.Findings = advice.Sorted(append(rec.Findings, verifyFindings(ctx, f.dsn, rep)...))
 
 	if !f.noSave && len(rec.Tests) > 0 {
@@ -170,13 +169,13 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		raw, err := json.Marshal(rec)
 		if err == nil {
 			var id, link string
-			id, link, err = server.Submit(context.WithoutCancel(ctx), f.submit, raw)
+			id, link, err = upload.Submit(context.WithoutCancel(ctx), f.submit, raw)
 			if err == nil {
 				fmt.Fprintf(stderr, "iomark: submitted as %s: %s\n", id, link)
 			}
 		}
 		if err != nil {
-			submitErr = fmt.Errorf("the run was measured and saved, but not uploaded: %w — retry with `iomark submit %s --server %s`", err, shortID(rec.ID), f.submit)
+			submitErr = fmt.Errorf("the run was measured and saved, but not uploaded: %w — retry with `iomark submit %s --server %s`", err, runstore.ShortID(rec.ID), f.submit)
 		}
 	}
 	switch {
@@ -190,29 +189,6 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	return nil
 }
 
-// fillRecord copies what the runner measured into the record and adds the findings.
-func fillRecord(rec *record.Run, out *profile.Outcome, rep *probe.Report) {
-	rec.Target.Kind = out.TargetKind
-	rec.Tests = out.Tests
-	if rec.Tests == nil {
-		rec.Tests = []record.Test{}
-	}
-	rec.Scores, rec.Sensors = out.Scores, out.Sensors
-	rec.BytesWritten, rec.DurationS = out.BytesWritten, out.DurationS
-	rec.Interrupted, rec.Warnings = out.Interrupted, out.Warnings
-	for i := range rec.Tests {
-		// CPU per second of the reported run: 100 means one core busy all along.
-		if c, ok := out.CPU[rec.Tests[i].Name]; ok && rec.Tests[i].DurationS > 0 {
-			rec.Tests[i].CPUPct = (c.UsrS + c.SysS) / rec.Tests[i].DurationS * 100
-		}
-	}
-	cpus := 0
-	if rec.Host != nil {
-		cpus = rec.Host.CPUs
-	}
-	rec.Findings = append(advice.Evaluate(rep), advice.EvaluateRun(runFacts(rec, cpus))...)
-}
-
 func saveRun(ctx context.Context, dsn string, rec *record.Run) error {
 	// A run interrupted by Ctrl-C must still be saved: use a context the signal did not end.
 	ctx = context.WithoutCancel(ctx)
@@ -221,14 +197,7 @@ func saveRun(ctx context.Context, dsn string, rec *record.Run) error {
 		return err
 	}
 	defer st.Close()
-	row, tests, err := rec.StoreRow(store.SourceLocal)
-	if err != nil {
-		return err
-	}
-	if err := st.SaveRun(ctx, row, tests); err != nil {
-		return fmt.Errorf("saving the run: %w", err)
-	}
-	return nil
+	return runstore.Save(ctx, st, rec, store.SourceLocal)
 }
 
 func printRun(w io.Writer, rec *record.Run, f *runFlags) error {
@@ -252,7 +221,7 @@ type runProgress struct {
 
 func newRunProgress(w io.Writer) *runProgress { return &runProgress{newLiveLine(w)} }
 
-func (p *runProgress) event(e profile.Event) {
+func (p *runProgress) event(e runner.Event) {
 	if e.Phase == "done" && e.Result != nil {
 		p.clear()
 		t := e.Result

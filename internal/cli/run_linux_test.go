@@ -11,12 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/iomark/iomark/internal/lab"
-	"github.com/iomark/iomark/internal/probe"
-	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/server"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -84,7 +82,7 @@ func TestRunQuickEndToEnd(t *testing.T) {
 		t.Errorf("the run left files in %s: %d entries before, %d after", d.Mnt, len(before), len(after))
 	}
 	code, out, _ = runCLI(t, "history", "--db", db)
-	if code != 0 || !strings.Contains(out, shortID(rec.ID)) {
+	if code != 0 || !strings.Contains(out, runstore.ShortID(rec.ID)) {
 		t.Errorf("the run was not saved: history says\n%s", out)
 	}
 
@@ -137,48 +135,4 @@ func httpGet(t *testing.T, u string) string {
 		t.Errorf("GET %s: %s\n%.300s", u, resp.Status, b)
 	}
 	return string(b)
-}
-
-// TestAboveCeilingOnlyWhenTheLinkCannotCarryIt measures a fast, unthrottled RAM-backed
-// drive. Declared to sit behind USB 2.0 with usb-storage (a Pi 3 B+ fixture), its figures
-// are impossible for the link: above-ceiling must be reported. Judged by its real probe (a
-// loop device, no known ceiling), it must not.
-func TestAboveCeilingOnlyWhenTheLinkCannotCarryIt(t *testing.T) {
-	needDrives(t)
-	d := lab.NewDrive(t, lab.Spec{Name: "cli-ceiling", SizeMB: 512, FS: "ext4"})
-	p, err := profile.ByName("quick")
-	if err != nil {
-		t.Fatal(err)
-	}
-	real, err := probe.Probe(d.Mnt, probe.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := profile.Run(context.Background(), *p, profile.Env{Target: d.Mnt, Probe: real})
-	if err != nil {
-		t.Fatal(err)
-	}
-	usb2, err := probe.Probe("/media/pi/USBDATA", probe.Options{Root: filepath.Join("..", "probe", "testdata", "pi3bplus-flash-usb-storage")})
-	if err != nil || usb2.CeilingMBPerS <= 0 {
-		t.Fatalf("fixture probe: ceiling %v, %v", usb2, err)
-	}
-	for _, c := range []struct {
-		name string
-		rep  *probe.Report
-		want bool
-	}{{"declared USB 2.0", usb2, true}, {"its real probe", real, false}} {
-		rec, err := newRecord(c.rep, p.Name, d.Mnt, "dir", time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		fillRecord(rec, out, c.rep)
-		got := false
-		for _, f := range rec.Findings {
-			got = got || f.ID == "above-ceiling"
-		}
-		if got != c.want {
-			seq := rec.TestByName("seq-read-1m")
-			t.Errorf("%s: above-ceiling %v, want %v (seq-read %.0f MB/s, ceiling %.0f MB/s)", c.name, got, c.want, seq.MBPerS, rec.CeilingMBPerS)
-		}
-	}
 }

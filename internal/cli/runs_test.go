@@ -12,6 +12,7 @@ import (
 
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -27,21 +28,23 @@ func savedRuns(t *testing.T) (string, []*record.Run) {
 	defer st.Close()
 	var runs []*record.Run
 	for i, iops := range []float64{2400, 2600} {
-		rep := &probe.Report{Board: &probe.Board{Model: "Raspberry Pi 4 Model B Rev 1.4", Revision: "c03114", CPUs: 4},
-			Device:        &probe.Device{Name: "mmcblk0", Class: probe.ClassMicroSD, Vendor: "SanDisk", Model: "SN64G", CapacityBytes: 63864569856},
-			SD:            &probe.SD{ManfID: 3, OEMID: "SD", Name: "SN64G"},
-			Link:          []probe.Hop{{Bus: "sd", CeilingMBPerS: 45}},
-			CeilingMBPerS: 45}
-		r, err := newRecord(rep, "quick", "/home/pi", "dir", time.Date(2026, 11, 20+i, 12, 0, 0, 0, time.UTC))
+		id, err := record.NewID()
 		if err != nil {
 			t.Fatal(err)
 		}
+		r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: time.Date(2026, 11, 20+i, 12, 0, 0, 0, time.UTC),
+			ToolVersion: "test", Profile: "quick", Target: record.Target{Path: "/home/pi", Kind: "dir"},
+			Host:          &probe.Board{Model: "Raspberry Pi 4 Model B Rev 1.4", Revision: "c03114", CPUs: 4},
+			Device:        &probe.Device{Name: "mmcblk0", Class: probe.ClassMicroSD, Vendor: "SanDisk", Model: "SN64G", CapacityBytes: 63864569856},
+			SD:            &probe.SD{ManfID: 3, OEMID: "SD", Name: "SN64G"},
+			Link:          []probe.Hop{{Bus: "sd", CeilingMBPerS: 45}},
+			CeilingMBPerS: 45, Findings: []record.Finding{}}
 		r.Tests = []record.Test{
 			{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, Engine: "psync", Direct: true, MBPerS: 40, IOPS: 38, Primary: "mb_per_s", Runs: 3, CI95Pct: 1},
 			{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, Engine: "psync", Direct: true, IOPS: iops, MBPerS: iops * 4096 / 1e6, Primary: "iops", Runs: 3, CI95Pct: 2},
 		}
 		r.DurationS, r.BytesWritten = 42, 300<<20
-		row, tests, err := r.StoreRow(store.SourceLocal)
+		row, tests, err := runstore.Row(r, store.SourceLocal)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,11 +61,11 @@ func TestHistoryShowExportCompare(t *testing.T) {
 	latest := runs[1]
 
 	code, out, errOut := runCLI(t, "history", "--db", db)
-	if code != 0 || !strings.Contains(out, shortID(latest.ID)) || !strings.Contains(out, shortID(runs[0].ID)) {
+	if code != 0 || !strings.Contains(out, runstore.ShortID(latest.ID)) || !strings.Contains(out, runstore.ShortID(runs[0].ID)) {
 		t.Fatalf("history: exit %d\n%s%s", code, out, errOut)
 	}
 
-	code, out, errOut = runCLI(t, "show", "--db", db, "--json", shortID(runs[0].ID))
+	code, out, errOut = runCLI(t, "show", "--db", db, "--json", runstore.ShortID(runs[0].ID))
 	var got record.Run
 	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || got.ID != runs[0].ID {
 		t.Fatalf("show by short id: exit %d, id %q\n%s", code, got.ID, errOut)

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/iomark/iomark/internal/server"
-	"github.com/iomark/iomark/internal/store"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd) }
@@ -31,13 +30,6 @@ Results are kept in a SQLite file (the default) or a PostgreSQL database (--db p
 the published reference results are added at start, marked with their sources.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if db == "" {
-				p, err := store.DefaultPath()
-				if err != nil {
-					return withExit(exitFailure, err)
-				}
-				db = "sqlite:" + p
-			}
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return usageError("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 or :8080", addr)
 			}
@@ -46,7 +38,7 @@ the published reference results are added at start, marked with their sources.`,
 			return serve(ctx, cmd, db, addr, baseURL)
 		},
 	}
-	cmd.Flags().StringVar(&db, "db", "", "results database: sqlite:PATH or postgres://… (default: the local results database)")
+	addDBFlag(cmd, &db)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on; :8080 listens on every interface")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "public URL of the site for permalinks, e.g. https://results.example (default: from each request)")
 	return cmd
@@ -54,7 +46,7 @@ the published reference results are added at start, marked with their sources.`,
 
 func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string) error {
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	st, err := store.Open(ctx, db)
+	st, err := openStore(ctx, db)
 	if err != nil {
 		return withExit(exitFailure, err)
 	}

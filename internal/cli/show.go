@@ -7,6 +7,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/runstore"
 )
 
 func init() { subcommands = append(subcommands, newShowCmd) }
@@ -25,7 +26,7 @@ func newShowCmd() *cobra.Command {
 				return withExit(exitFailure, err)
 			}
 			defer st.Close()
-			run, err := loadRun(cmd.Context(), st, firstArg(args))
+			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
 			if err != nil {
 				return withExit(exitFailure, err)
 			}

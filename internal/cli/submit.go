@@ -2,15 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/iomark/iomark/internal/server"
-	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/upload"
 )
 
 func init() { subcommands = append(subcommands, newSubmitCmd) }
@@ -21,7 +20,7 @@ func newSubmitCmd() *cobra.Command {
 		Use:   "submit RUN --server URL",
 		Short: "Upload a saved run to a results server and print its permalink",
 		Long: `submit uploads one run to an iomark results server (iomark serve): RUN is a run id from
-the local results database (iomark history lists them) or a file holding a record as
+the local results database, or any unique end of it (iomark history lists them), or a file holding a record as
 iomark run --json prints it. Serial numbers are in the record only as hashes; hostnames are
 never sent. Uploading the same run again is harmless.`,
 		Args: cobra.ExactArgs(1),
@@ -35,7 +34,7 @@ never sent. Uploading the same run again is harmless.`,
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			_, link, err := server.Submit(ctx, serverURL, rec)
+			_, link, err := upload.Submit(ctx, serverURL, rec)
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
@@ -44,15 +43,13 @@ never sent. Uploading the same run again is harmless.`,
 		},
 	}
 	cmd.Flags().StringVar(&serverURL, "server", "", "results server URL, e.g. https://results.example")
-	cmd.Flags().StringVar(&db, "db", "", "results database holding RUN: sqlite:PATH or postgres://… (default: the local one)")
+	addDBFlag(cmd, &db)
 	return cmd
 }
 
-// readRun returns the record of a stored run, or of a file when RUN names one.
-func readRun(ctx context.Context, db, run string) ([]byte, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+// readRun returns a record as stored: the file RUN names, else the saved run RUN names (its
+// id or a unique end of it, as `iomark history` prints; "latest" is the newest).
+func readRun(ctx context.Context, dsn, run string) ([]byte, error) {
 	if st, err := os.Stat(run); err == nil && st.Mode().IsRegular() {
 		b, err := os.ReadFile(run)
 		if err != nil {
@@ -60,24 +57,14 @@ func readRun(ctx context.Context, db, run string) ([]byte, error) {
 		}
 		return b, nil
 	}
-	if db == "" {
-		p, err := store.DefaultPath()
-		if err != nil {
-			return nil, withExit(exitFailure, err)
-		}
-		db = "sqlite:" + p
-	}
-	s, err := store.Open(ctx, db)
+	st, err := openStore(ctx, dsn)
 	if err != nil {
 		return nil, withExit(exitFailure, err)
 	}
-	defer s.Close()
-	r, _, err := s.GetRun(ctx, run)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, withExit(exitFailure, fmt.Errorf("no saved run %q in %s; `iomark history` lists them, or give a record file", run, db))
-	}
+	defer st.Close()
+	row, err := runstore.Find(ctx, st, run)
 	if err != nil {
-		return nil, withExit(exitFailure, err)
+		return nil, withExit(exitFailure, fmt.Errorf("%w, or give a record file", err))
 	}
-	return r.Record, nil
+	return row.Record, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/server"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -26,7 +27,7 @@ func TestSubmitUploadsASavedRun(t *testing.T) {
 		CreatedAt: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), ToolVersion: "test", Profile: "quick",
 		Device: &probe.Device{Class: probe.ClassNVMe, Model: "Test NVMe"}, NVMe: &probe.NVMe{Model: "Test NVMe"},
 		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: 400, Primary: "mb_per_s", Runs: 1}}}
-	row, tests, err := run.StoreRow(store.SourceLocal)
+	row, tests, err := runstore.Row(run, store.SourceLocal)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/iomark/iomark/internal/flash"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -155,7 +157,9 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 			return withExit(exitFailure, err)
 		}
 	} else {
-		printVerify(out, res, target, savedID)
+		if err := report.Verify(out, res, target, runstore.ShortID(savedID)); err != nil {
+			return withExit(exitFailure, err)
+		}
 	}
 	switch {
 	case res.Interrupted:
@@ -311,7 +315,7 @@ func restoreFromFile(cmd *cobra.Command, dev string, f *verifyFlags) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
-	fmt.Fprintf(out, "%s: wrote back %d blocks (%s) from %s", dev, r.Blocks, bytesHuman(uint64(r.Bytes)), f.restore)
+	fmt.Fprintf(out, "%s: wrote back %d blocks (%s) from %s", dev, r.Blocks, report.Bytes(r.Bytes), f.restore)
 	if r.Verified {
 		fmt.Fprintf(out, "; they read back as saved — you may delete the file")
 	}
@@ -331,105 +335,6 @@ func sameDevice(a, b string) bool {
 	return sa.Mode&syscall.S_IFMT == syscall.S_IFBLK && sb.Mode&syscall.S_IFMT == syscall.S_IFBLK && sa.Rdev == sb.Rdev
 }
 
-func printVerify(w io.Writer, res *flash.Result, target, savedID string) {
-	p := func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
-	switch res.Verdict {
-	case flash.Genuine:
-		p("%s: GENUINE — all %s it claims held what was written", target, bytesHuman(uint64(res.ClaimedBytes)))
-	case flash.Fake:
-		p("%s: FAKE — it claims %s but holds %s (%d bytes)", target, bytesHuman(uint64(res.ClaimedBytes)), bytesHuman(uint64(res.UsableBytes)), res.UsableBytes)
-	case flash.Damaged:
-		p("%s: DAMAGED — regions inside its %s lose or refuse data", target, bytesHuman(uint64(res.ClaimedBytes)))
-	default:
-		p("%s: no verdict (the verify stopped first)", target)
-	}
-	if res.FailureDetail != "" {
-		p("  how it fails: %s", res.FailureDetail)
-	}
-	if res.FirstBadByte != nil {
-		p("  first bad byte: %d", *res.FirstBadByte)
-	}
-	if res.CacheBytes > 0 {
-		p("  the drive kept recent writes in a cache that hid the loss until %s more had been written", bytesHuman(uint64(res.CacheBytes)))
-	}
-	for i, r := range res.BadRegions {
-		if i == 8 {
-			p("  … %d more bad regions (--json lists them)", len(res.BadRegions)-i)
-			break
-		}
-		where := "somewhere in"
-		if r.Exact {
-			where = "at"
-		}
-		p("  bad (%s) %s bytes %d-%d", r.Kind, where, r.StartByte, r.EndByte)
-	}
-	if fx := res.PartitionFix; fx != nil && res.Mode == flash.ModeProbe {
-		p("  to use it safely, make one partition inside the real size (this erases the drive):")
-		p("    %s", fx.Command(target))
-	}
-	if fl := res.Fill; fl != nil {
-		p("  read back: %s intact, %s corrupted, %s overwritten, %s changed, of %s written in %d files",
-			bytesHuman(uint64(fl.OKBytes)), bytesHuman(uint64(fl.CorruptedBytes)), bytesHuman(uint64(fl.OverwrittenBytes)),
-			bytesHuman(uint64(fl.ChangedBytes)), bytesHuman(uint64(res.ClaimedBytes)), fl.Files)
-		if fl.FirstBadDeviceByte != nil {
-			p("  the first bad byte lies %s into the filesystem's device", bytesHuman(uint64(*fl.FirstBadDeviceByte)))
-		}
-		p("  write %.1f MB/s, read %.1f MB/s over the whole fill", fl.WriteMBPerS, fl.ReadMBPerS)
-		if s := rateSpread(fl.Series); s != "" {
-			p("  %s", s)
-		}
-	}
-	what := "probe"
-	if res.Mode == flash.ModeFill {
-		what = "fill"
-	}
-	line := fmt.Sprintf("%s: wrote %s, read %s in %.1f s", what, bytesHuman(uint64(res.BytesWritten)), bytesHuman(uint64(res.BytesRead)), res.DurationS)
-	if r := res.Restore; r != nil {
-		switch {
-		case r.Failed > 0:
-			line += fmt.Sprintf("; %d of %d overwritten blocks could NOT be written back", r.Failed, r.Blocks)
-			if r.RecoveryFile != "" {
-				line += " (saved in " + r.RecoveryFile + ")"
-			}
-		case r.Verified:
-			line += fmt.Sprintf("; all %d overwritten blocks written back and checked", r.Blocks)
-		default:
-			line += fmt.Sprintf("; all %d overwritten blocks written back (not all read back as saved)", r.Blocks)
-		}
-	} else if res.Destructive {
-		line += "; destructive: what it overwrote is gone"
-	}
-	p("%s", line)
-	for _, n := range res.Notes {
-		p("note: %s", n)
-	}
-	if savedID != "" {
-		p("saved as verify %s", shortID(savedID))
-	}
-}
-
-// rateSpread summarises the fill's write series: the fastest and slowest stretch, which
-// shows an SLC cache running out.
-func rateSpread(s []flash.SeriesPoint) string {
-	if len(s) < 4 {
-		return ""
-	}
-	lo, hi := s[0], s[0]
-	for _, p := range s {
-		if p.WriteMBPerS < lo.WriteMBPerS {
-			lo = p
-		}
-		if p.WriteMBPerS > hi.WriteMBPerS {
-			hi = p
-		}
-	}
-	if lo.WriteMBPerS <= 0 || hi.WriteMBPerS < 1.5*lo.WriteMBPerS {
-		return ""
-	}
-	return fmt.Sprintf("write rate by position: %.1f MB/s at %s, %.1f MB/s at %s (an SLC cache filling shows this way; --json has the series)",
-		hi.WriteMBPerS, bytesHuman(uint64(hi.OffsetBytes)), lo.WriteMBPerS, bytesHuman(uint64(lo.OffsetBytes)))
-}
-
 // verifyProgress shows what the verify is doing on one live line (terminals only).
 type verifyProgress struct {
 	line    *liveLine
@@ -447,7 +352,7 @@ func (v *verifyProgress) update(p flash.Progress) {
 	case p.Total > 0 && (p.Phase == "write" || p.Phase == "read"):
 		pct := float64(p.Done) / float64(p.Total) * 100
 		v.line.draw(fmt.Sprintf("%s %s: %3.0f%% of %s (%s)", map[string]string{"write": "writing", "read": "reading back"}[p.Phase],
-			"the fill", pct, bytesHuman(uint64(p.Total)), el))
+			"the fill", pct, report.Bytes(p.Total), el))
 	case p.Message != "":
 		v.line.draw(fmt.Sprintf("[%s] %s", el, p.Message))
 	}

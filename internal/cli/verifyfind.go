@@ -9,6 +9,7 @@ import (
 	"github.com/iomark/iomark/internal/flash"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // its findings (fake-capacity, flash-damaged). It never creates a database: with no --db and
 // no default database file there is nothing to find; a database it cannot read is skipped
 // too, since info and run must work without one.
-func verifyFindings(ctx context.Context, dsn string, rep *probe.Report) []advice.Finding {
+func verifyFindings(ctx context.Context, dsn string, rep *probe.Report) []record.Finding {
 	if rep == nil || rep.Device == nil {
 		return nil
 	}
@@ -46,5 +47,5 @@ func verifyFindings(ctx context.Context, dsn string, rep *probe.Report) []advice
 	if err := json.Unmarshal(v.Result, &res); err != nil {
 		return nil
 	}
-	return advice.VerifyFindings(&advice.Verified{ID: shortID(v.ID), At: v.CreatedAt, Result: &res}, rep.Device.Path)
+	return advice.VerifyFindings(&advice.Verified{ID: runstore.ShortID(v.ID), At: v.CreatedAt, Result: &res}, rep.Device.Path)
 }

@@ -55,7 +55,7 @@ func List(o Options) ([]ListEntry, error) {
 		le := ListEntry{Name: name, Class: r.Device.Class, Vendor: r.Device.Vendor, Model: r.Device.Model,
 			CapacityBytes: r.Device.CapacityBytes, Hops: r.Link, CeilingMBPerS: r.CeilingMBPerS}
 		if len(r.Link) > 0 {
-			le.Link = hopSummary(r.Link[0])
+			le.Link = r.Link[0].Summary()
 		}
 		le.MountPoints = append(le.MountPoints, mountPointsOf(mounts, d)...)
 		parts, _ := os.ReadDir(d)
@@ -86,21 +86,3 @@ func mountPointsOf(mounts []MountEntry, blockDir string) []string {
 	}
 	return out
 }
-
-// hopSummary is a hop in a few words: "usb 5000 Mb/s uas", "pcie gen3 x4".
-func hopSummary(h Hop) string {
-	parts := []string{h.Bus}
-	switch {
-	case h.Bus == "pcie" && h.Detail != "":
-		parts = []string{h.Detail}
-	case h.SpeedMbps > 0:
-		parts = append(parts, fmt.Sprintf("%d Mb/s", h.SpeedMbps))
-	}
-	if h.Driver != "" && h.Bus != "pcie" {
-		parts = append(parts, h.Driver)
-	}
-	return strings.Join(parts, " ")
-}
-
-// HopSummary is hopSummary for the CLI.
-func HopSummary(h Hop) string { return hopSummary(h) }

@@ -11,11 +11,11 @@ const TargetCI95Pct = 5
 // The planning rules below are pure functions of the profile and what the run has used so
 // far, so they are tested without I/O (plan_test.go) and the runner only applies them.
 
-// testBudget is the time test t may use: its own budget, shrunk so that the tests left
+// TestBudget is the time test t may use: its own budget, shrunk so that the tests left
 // (this one included, their budgets summing to budgetsLeft) share what remains of the
 // profile's MaxDuration in proportion to their budgets. A test that finishes early leaves
 // its time to the ones after it.
-func testBudget(t Test, maxDuration, elapsed, budgetsLeft time.Duration) time.Duration {
+func TestBudget(t Test, maxDuration, elapsed, budgetsLeft time.Duration) time.Duration {
 	b := t.Budget
 	if maxDuration > 0 && budgetsLeft > 0 {
 		share := time.Duration(float64(maxDuration-elapsed) * float64(t.Budget) / float64(budgetsLeft))
@@ -24,8 +24,8 @@ func testBudget(t Test, maxDuration, elapsed, budgetsLeft time.Duration) time.Du
 	return max(b, 0)
 }
 
-// budgetsFrom sums the budgets of ts.
-func budgetsFrom(ts []Test) time.Duration {
+// BudgetsFrom sums the budgets of ts.
+func BudgetsFrom(ts []Test) time.Duration {
 	var d time.Duration
 	for _, t := range ts {
 		d += t.Budget
@@ -33,10 +33,10 @@ func budgetsFrom(ts []Test) time.Duration {
 	return d
 }
 
-// writeAllowance is what a write test may write: the profile's write budget left after what
+// WriteAllowance is what a write test may write: the profile's write budget left after what
 // was written so far, shared by the write tests left (this one included) in proportion to
 // their WriteShare. -1 means no bound.
-func writeAllowance(maxBytes, written int64, share, sharesLeft int) int64 {
+func WriteAllowance(maxBytes, written int64, share, sharesLeft int) int64 {
 	if maxBytes <= 0 {
 		return -1
 	}
@@ -47,23 +47,23 @@ func writeAllowance(maxBytes, written int64, share, sharesLeft int) int64 {
 	return left / int64(sharesLeft) * int64(share)
 }
 
-// writeShares sums the WriteShare of the write tests in ts.
-func writeShares(ts []Test) int {
+// WriteShares sums the WriteShare of the write tests in ts.
+func WriteShares(ts []Test) int {
 	n := 0
 	for _, t := range ts {
 		if t.Writes() {
-			n += t.writeShare()
+			n += t.WriteWeight()
 		}
 	}
 	return n
 }
 
-// runBytes is the byte bound of one repetition (0: none): the test's own, capped at what
+// RunBytes is the byte bound of one repetition (0: none): the test's own, capped at what
 // the drive writes in SizeForSeconds at the layout rate, and for a write test at its share
 // of the allowance — the allowance split over the warm-up and MinRuns runs, so the usual
 // case fits and a noisy test stops repeating (see allowanceLeft) before it overdraws.
 // The result is a whole number of blocks, at least one.
-func runBytes(t Test, layoutMBPerS float64, allowance int64) int64 {
+func RunBytes(t Test, layoutMBPerS float64, allowance int64) int64 {
 	rb := t.RunBytes
 	capAt := func(n int64) {
 		if n > 0 && (rb == 0 || n < rb) {
@@ -87,10 +87,10 @@ func runBytes(t Test, layoutMBPerS float64, allowance int64) int64 {
 	return rb
 }
 
-// rampFor is the ramp of each run of t: t.Ramp, shortened for a write test with a byte bound
+// RampFor is the ramp of each run of t: t.Ramp, shortened for a write test with a byte bound
 // so that it writes at most a quarter of that bound at writeRate (bytes/s; 0: unknown, then
 // a write test with a byte bound gets no ramp rather than an unbounded one).
-func rampFor(t Test, runBytes int64, writeRate float64) time.Duration {
+func RampFor(t Test, runBytes int64, writeRate float64) time.Duration {
 	if t.Ramp <= 0 || !t.Writes() || runBytes <= 0 {
 		return max(t.Ramp, 0)
 	}
@@ -137,12 +137,12 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 		e.BytesWritten = p.FileBytes
 		e.Duration = time.Duration(float64(p.FileBytes) / layoutRate * float64(time.Second))
 	}
-	sharesLeft := writeShares(p.Tests)
+	sharesLeft := WriteShares(p.Tests)
 	for i, t := range p.Tests {
 		if i > 0 {
 			e.Duration += p.RestBetweenTests
 		}
-		budget := testBudget(t, p.MaxDuration, e.Duration, budgetsFrom(p.Tests[i:]))
+		budget := TestBudget(t, p.MaxDuration, e.Duration, BudgetsFrom(p.Tests[i:]))
 		if t.Sustained != nil {
 			sec := min(budget, t.Sustained.MaxDuration).Seconds()
 			e.Duration += time.Duration(sec * float64(time.Second))
@@ -151,10 +151,10 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 		}
 		allowance := int64(-1)
 		if t.Writes() {
-			allowance = writeAllowance(p.MaxBytesWritten, e.BytesWritten, t.writeShare(), sharesLeft)
-			sharesLeft -= t.writeShare()
+			allowance = WriteAllowance(p.MaxBytesWritten, e.BytesWritten, t.WriteWeight(), sharesLeft)
+			sharesLeft -= t.WriteWeight()
 		}
-		rb := runBytes(t, d.WriteMBPerS, allowance)
+		rb := RunBytes(t, d.WriteMBPerS, allowance)
 		runSec := t.RunTime.Seconds()
 		if rate := d.rate(t); rb > 0 && rate > 0 {
 			runSec = min(runSec, float64(rb)/rate)
@@ -165,7 +165,7 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 			used += w
 			written += int64(w * d.rate(t))
 		}
-		ramp := rampFor(t, rb, d.rate(t)).Seconds()
+		ramp := RampFor(t, rb, d.rate(t)).Seconds()
 		perRun := runSec + ramp
 		perRunBytes := int64(perRun * d.rate(t))
 		for n := 0; n < t.MaxRuns && used+perRun <= budget.Seconds(); n++ {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -44,8 +45,9 @@ type Profile struct {
 	// Score computes the profile's scores from its measured tests (nil: none). It must
 	// not panic on missing tests: an interrupted run scores what it has, or nothing.
 	Score func(tests []record.Test) record.Scores
-	// Check compares the figures with a class the drive claims (a1, a2); nil: none.
-	Check func(tests []record.Test, env Env) []string
+	// Check compares the figures with a class the drive claims (a1, a2), as the probe of the
+	// target (may be nil) reports it; nil: none.
+	Check func(tests []record.Test, rep *probe.Report) []record.Warning
 }
 
 // Test is one figure of a profile: an engine job shape and how to repeat it.
@@ -105,7 +107,8 @@ type Test struct {
 // Writes reports whether the test writes.
 func (t Test) Writes() bool { return t.Pattern.Writes() }
 
-func (t Test) writeShare() int { return max(t.WriteShare, 1) }
+// WriteWeight is the test's weight in the profile's write budget: WriteShare, at least 1.
+func (t Test) WriteWeight() int { return max(t.WriteShare, 1) }
 
 // registry holds every profile by name; each profile file adds its own in init-free form
 // through the all() list below, so the set is visible in one place.

@@ -187,47 +187,47 @@ func TestTestBudget(t *testing.T) {
 		{"over time", 60 * time.Second, 70 * time.Second, 16 * time.Second, 0},
 	}
 	for _, c := range cases {
-		if got := testBudget(tc, c.max, c.elapsed, c.left); got != c.wantLimit {
+		if got := TestBudget(tc, c.max, c.elapsed, c.left); got != c.wantLimit {
 			t.Errorf("%s: %v, want %v", c.name, got, c.wantLimit)
 		}
 	}
-	if got := budgetsFrom(Quick().Tests); got != 50*time.Second {
+	if got := BudgetsFrom(Quick().Tests); got != 50*time.Second {
 		t.Errorf("quick budgets sum to %v, want 2×11 s + 4×7 s", got)
 	}
 }
 
 func TestWriteAllowanceAndRunBytes(t *testing.T) {
-	if got := writeAllowance(0, 1<<40, 1, 3); got != -1 {
+	if got := WriteAllowance(0, 1<<40, 1, 3); got != -1 {
 		t.Errorf("unbounded allowance = %d", got)
 	}
-	if got := writeAllowance(512*MiB, 128*MiB, 1, 3); got != 128*MiB {
+	if got := WriteAllowance(512*MiB, 128*MiB, 1, 3); got != 128*MiB {
 		t.Errorf("allowance = %d, want 128 MiB", got)
 	}
-	if got := writeAllowance(512*MiB, 128*MiB, 4, 6); got != 256*MiB {
+	if got := WriteAllowance(512*MiB, 128*MiB, 4, 6); got != 256*MiB {
 		t.Errorf("weighted allowance = %d, want 4/6 of 384 MiB", got)
 	}
-	if got := writeAllowance(512*MiB, 600*MiB, 1, 1); got != 0 {
+	if got := WriteAllowance(512*MiB, 600*MiB, 1, 1); got != 0 {
 		t.Errorf("overdrawn allowance = %d", got)
 	}
-	if got := writeShares(Quick().Tests); got != 6 {
+	if got := WriteShares(Quick().Tests); got != 6 {
 		t.Errorf("quick write shares = %d, want 4+1+1", got)
 	}
 	seqW := Test{Pattern: engine.Write, BlockSize: MiB, MinRuns: 3, WarmUp: time.Second}
-	if got := runBytes(seqW, 0, 128*MiB); got != 32*MiB {
+	if got := RunBytes(seqW, 0, 128*MiB); got != 32*MiB {
 		t.Errorf("per-run cap = %d, want 32 MiB (128 MiB over warm-up + 3 runs)", got)
 	}
-	if got := runBytes(seqW, 0, -1); got != 0 {
+	if got := RunBytes(seqW, 0, -1); got != 0 {
 		t.Errorf("unbounded run bytes = %d", got)
 	}
 	dd := Test{Pattern: engine.Write, BlockSize: 4096, MinRuns: 3, RunBytes: 520 * MiB, SizeForSeconds: 5 * time.Second}
-	if got := runBytes(dd, 20, -1); got != 100_000_000-100_000_000%4096 {
+	if got := RunBytes(dd, 20, -1); got != 100_000_000-100_000_000%4096 {
 		t.Errorf("dd bytes at 20 MB/s = %d, want 5 s worth", got)
 	}
-	if got := runBytes(dd, 2000, -1); got != 520*MiB {
+	if got := RunBytes(dd, 2000, -1); got != 520*MiB {
 		t.Errorf("dd bytes on a fast drive = %d, want dd's 520 MiB", got)
 	}
 	read := Test{Pattern: engine.Read, BlockSize: MiB, MinRuns: 3}
-	if got := runBytes(read, 20, 1); got != 0 {
+	if got := RunBytes(read, 20, 1); got != 0 {
 		t.Errorf("a read test got a write cap: %d", got)
 	}
 }
@@ -268,23 +268,6 @@ func TestEveryProfileIsBoundedOnMicroSD(t *testing.T) {
 	}
 }
 
-func TestMedianIndex(t *testing.T) {
-	cases := []struct {
-		xs   []float64
-		want int
-	}{
-		{[]float64{5}, 0},
-		{[]float64{3, 1, 2}, 2},
-		{[]float64{4, 1, 3, 2}, 3}, // lower middle of 1 2 3 4 is 2, at index 3
-		{[]float64{2, 2, 2}, 1},
-	}
-	for _, c := range cases {
-		if got := medianIndex(c.xs); got != c.want {
-			t.Errorf("medianIndex(%v) = %d, want %d", c.xs, got, c.want)
-		}
-	}
-}
-
 func TestCheckAppClass(t *testing.T) {
 	tests := func(r, w, seq float64) []record.Test {
 		return []record.Test{{Name: "rand-read-4k-qd1", IOPS: r, Runs: 3}, {Name: "rand-write-4k-qd1", IOPS: w, Runs: 3},
@@ -312,55 +295,6 @@ func TestCheckAppClass(t *testing.T) {
 	}
 }
 
-func TestAnalyseSustained(t *testing.T) {
-	// 20 s at 100 MB/s (an SLC cache), then 40 s at 30 MB/s: the cliff is at 20 s, after
-	// 2000 MB; the drive warmed from 40 to 72 °C by then.
-	var series []engine.Point
-	for i := 1; i <= 60; i++ {
-		mb := 100.0
-		if i > 20 {
-			mb = 30
-		}
-		series = append(series, engine.Point{TS: float64(i), MBPerS: mb})
-	}
-	temps := []TempSample{{0, 40}, {10, 55}, {20, 72}, {40, 75}}
-	s := AnalyseSustained(series, 1, 3200e6, temps)
-	if !s.CliffFound || s.CliffAtS != 20 || s.CliffAtBytes != 2000e6 || s.BeforeMBPerS != 100 || s.AfterMBPerS != 30 {
-		t.Fatalf("cliff = %+v", s)
-	}
-	if s.DropPct < 69.9 || s.DropPct > 70.1 || !s.SteadyState || s.SteadyMBPerS != 30 || !s.ThermalSuspect {
-		t.Errorf("analysis = %+v", s)
-	}
-	// A flat series: no cliff, steady, no thermal suspicion.
-	flat := series[:20]
-	if s := AnalyseSustained(flat, 1, 2000e6, nil); s.CliffFound || !s.SteadyState || s.ThermalSuspect {
-		t.Errorf("flat = %+v", s)
-	}
-	// A cool drive is not thermal-suspect.
-	if s := AnalyseSustained(series, 1, 3200e6, []TempSample{{0, 40}, {20, 45}}); s.ThermalSuspect {
-		t.Errorf("cool drive flagged thermal: %+v", s)
-	}
-}
-
-func TestSettled(t *testing.T) {
-	xs := make([]float64, 0, 80)
-	for i := 0; i < 20; i++ {
-		xs = append(xs, 100)
-	}
-	for i := 0; i < 29; i++ {
-		xs = append(xs, 30)
-	}
-	if settled(xs, 30*time.Second) {
-		t.Error("settled after 29 s of a 30 s requirement")
-	}
-	if !settled(append(xs, 30), 30*time.Second) {
-		t.Error("not settled after 30 steady seconds past the cliff")
-	}
-	if settled(xs[:20], 30*time.Second) {
-		t.Error("settled without a cliff")
-	}
-}
-
 func TestRampFor(t *testing.T) {
 	read := Test{Pattern: engine.RandRead, Ramp: 250 * time.Millisecond}
 	write := Test{Pattern: engine.Write, Ramp: 250 * time.Millisecond}
@@ -379,7 +313,7 @@ func TestRampFor(t *testing.T) {
 		{"no byte bound: the ramp", write, 0, 0, 250 * time.Millisecond},
 	}
 	for _, c := range cases {
-		if got := rampFor(c.t, c.runBytes, c.rate); got != c.want {
+		if got := RampFor(c.t, c.runBytes, c.rate); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

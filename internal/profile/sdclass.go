@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -37,6 +38,9 @@ const (
 	sdBudget    = 15 * time.Second
 	// SeqWriteSustained is the name of the a1/a2 sustained sequential write test.
 	SeqWriteSustained = "seq-write-512k-sustained"
+	// WarnAppClass is the code of the warnings the a1/a2 check adds to a record: the figures
+	// against the class, and against the class the card claims.
+	WarnAppClass = "app-class"
 )
 
 func sdTests(deep bool) []Test {
@@ -73,7 +77,13 @@ func sdProfile(c AppClass, deep bool) *Profile {
 		Title:     fmt.Sprintf("SD Application Performance Class %s: %.0f/%.0f IOPS, %.0f MB/s", c.Name, c.ReadIOPS, c.WriteIOPS, c.SeqWriteMBPerS),
 		Source:    "SD Association Application Performance Class (SD 5.1 A1, SD 6.0 A2)",
 		FileBytes: sdFileBytes, Tests: sdTests(deep),
-		Check: func(tests []record.Test, env Env) []string { return CheckAppClass(c, tests, claimedAppClass(env)) },
+		Check: func(tests []record.Test, rep *probe.Report) []record.Warning {
+			var out []record.Warning
+			for _, note := range CheckAppClass(c, tests, claimedAppClass(rep)) {
+				out = append(out, record.Warning{Code: WarnAppClass, Message: note})
+			}
+			return out
+		},
 	}
 }
 
@@ -87,11 +97,11 @@ func lower(s string) string {
 	return string(b)
 }
 
-func claimedAppClass(env Env) string {
-	if env.Probe == nil || env.Probe.SD == nil || env.Probe.SD.AppClass == nil {
+func claimedAppClass(rep *probe.Report) string {
+	if rep == nil || rep.SD == nil || rep.SD.AppClass == nil {
 		return ""
 	}
-	return *env.Probe.SD.AppClass
+	return *rep.SD.AppClass
 }
 
 // CheckAppClass sets the measured figures against class c and against the class the card

@@ -3,13 +3,14 @@ package record
 import (
 	"time"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/probe"
 )
 
-// SchemaVersion is bumped on any change a reader of older records must know about.
-const SchemaVersion = 1
+// SchemaVersion is bumped on any change a reader of older records must know about. Version 2
+// made each warning an object with a code ({code, message}); version 1's bare sentences still
+// decode (Warning.UnmarshalJSON).
+const SchemaVersion = 2
 
 // Run is one run of a profile on one target: what was measured, on what, and why.
 type Run struct {
@@ -43,11 +44,11 @@ type Run struct {
 	CeilingMBPerS float64          `json:"ceiling_mb_per_s,omitempty"`
 	Ceiling       *probe.Ceiling   `json:"ceiling,omitempty"`
 
-	Tests    []Test           `json:"tests"`
-	Scores   Scores           `json:"scores"`
-	Findings []advice.Finding `json:"findings"`
-	Sensors  []SensorSample   `json:"sensors,omitempty"`
-	Warnings []string         `json:"warnings,omitempty"`
+	Tests    []Test         `json:"tests"`
+	Scores   Scores         `json:"scores"`
+	Findings []Finding      `json:"findings"`
+	Sensors  []SensorSample `json:"sensors,omitempty"`
+	Warnings []Warning      `json:"warnings,omitempty"`
 }
 
 // Target is what the user pointed iomark at.
@@ -76,16 +77,18 @@ type Test struct {
 	LatUS   Latency `json:"lat_us"`
 	// CI95Pct is the half-width of the 95% confidence interval of the median, in percent
 	// of it; 0 with a single run.
-	CI95Pct    float64   `json:"ci95_pct"`
-	Runs       int       `json:"runs"`
-	RunValues  []float64 `json:"run_values,omitempty"` // the primary figure of each repetition
-	Noisy      bool      `json:"noisy,omitempty"`
-	DurationS  float64   `json:"duration_s"`
-	Bytes      int64     `json:"bytes"`
-	CeilingPct *float64  `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
-	// CPUPct is the CPU iomark used per second of the test (100 = one core busy).
+	CI95Pct   float64   `json:"ci95_pct"`
+	Runs      int       `json:"runs"`
+	RunValues []float64 `json:"run_values,omitempty"` // the primary figure of each repetition
+	Noisy     bool      `json:"noisy,omitempty"`
+	// DurationS and Bytes are the measured time and bytes of the median repetition.
+	DurationS  float64  `json:"duration_s"`
+	Bytes      int64    `json:"bytes"`
+	CeilingPct *float64 `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
+	// CPUPct is the CPU time iomark used during the median repetition per second of it
+	// (100 = one core busy all along).
 	CPUPct float64 `json:"cpu_pct,omitempty"`
-	// Series is the per-interval throughput of the longest repetition.
+	// Series is the per-interval throughput of the median repetition.
 	Series []engine.Point `json:"series,omitempty"`
 	// Sustained holds the cliff analysis of the sustained profile.
 	Sustained *Sustained `json:"sustained,omitempty"`

@@ -1,14 +1,12 @@
 package record
 
 import (
-	"context"
-	"path/filepath"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/iomark/iomark/internal/probe"
-	"github.com/iomark/iomark/internal/store"
 )
 
 func sampleRun(t *testing.T) *Run {
@@ -49,42 +47,42 @@ func TestDeviceKey(t *testing.T) {
 	}
 }
 
-func TestStoreRoundTrip(t *testing.T) {
-	r := sampleRun(t)
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	row, tests, err := r.StoreRow(store.SourceLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if row.DeviceClass != "microsd" || row.LinkBus != "sd" || *row.ScorePibenchmarks != 8905 || len(tests) != 1 || tests[0].CI95Pct == nil {
-		t.Fatalf("row %+v tests %+v", row, tests)
-	}
-	if err := st.SaveRun(context.Background(), row, tests); err != nil {
-		t.Fatal(err)
-	}
-	got, _, err := st.GetRun(context.Background(), r.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Decode(got.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.ID != r.ID || back.TestByName("rand-read-4k-qd1").IOPS != 2600 || back.SD.Name != "SN64G" {
-		t.Errorf("record did not survive the store: %+v", back)
-	}
-}
-
 func TestDecodeRefusesNewerSchema(t *testing.T) {
 	if _, err := Decode([]byte(`{"schema_version": 99}`)); err == nil || !strings.Contains(err.Error(), "upgrade") {
 		t.Errorf("err = %v", err)
 	}
 	if _, err := Decode([]byte(`[1]`)); err == nil {
 		t.Error("an array decoded as a record")
+	}
+}
+
+// TestWarningsOfEitherSchema: schema 2 writes warnings as {code, message}; a schema 1 record's
+// bare sentences still decode, with an empty code.
+func TestWarningsOfEitherSchema(t *testing.T) {
+	old, err := Decode([]byte(`{"schema_version": 1, "id": "r1", "warnings": ["seq-read-1m: measured once"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old.Warnings) != 1 || old.Warnings[0] != (Warning{Message: "seq-read-1m: measured once"}) {
+		t.Errorf("schema 1 warnings = %+v", old.Warnings)
+	}
+	r := sampleRun(t)
+	r.Warnings = []Warning{{Code: "few-runs", Message: "seq-read-1m: measured 2 times (wanted at least 3)"}}
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"warnings":[{"code":"few-runs","message":"seq-read-1m: measured 2 times (wanted at least 3)"}]`) {
+		t.Errorf("warnings encode as %s", raw)
+	}
+	back, err := Decode(raw)
+	if err != nil || len(back.Warnings) != 1 || back.Warnings[0] != r.Warnings[0] {
+		t.Errorf("round trip: %+v, %v", back.Warnings, err)
+	}
+	for _, bad := range []string{`{"schema_version": 2, "warnings": [1]}`, `{"schema_version": 2, "warnings": [{"code": 3}]}`} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("%s decoded", bad)
+		}
 	}
 }
 

@@ -6,18 +6,32 @@ import (
 )
 
 // FuzzParse checks that no input makes the loader panic and that every row it accepts keeps
-// Printed and Value consistent.
+// the rules parse promises: Printed and Value consistent in every figure, a source URL, a
+// date or the reason for none, a canonical board.
 func FuzzParse(f *testing.F) {
 	f.Add(publishedCSV)
 	f.Add(publishedCSV[:200])
+	f.Add(publishedCSV[:bytes.IndexByte(publishedCSV, '\n')+1])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		results, err := parse(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
 		for _, r := range results {
-			if (r.DDWriteMBps.Printed == "") != (r.DDWriteMBps.Value == nil) {
-				t.Fatalf("row %d: printed %q, value %v", r.Row, r.DDWriteMBps.Printed, r.DDWriteMBps.Value)
+			for _, c := range columns {
+				if c.fig == nil {
+					continue
+				}
+				fig := *c.fig(&r)
+				if (fig.Printed == "") != (fig.Value == nil) {
+					t.Fatalf("row %d %s: printed %q, value %v", r.Row, c.name, fig.Printed, fig.Value)
+				}
+			}
+			if r.SourceURL == "" || (r.SourceDate == "" && r.DateNote == "") {
+				t.Fatalf("row %d accepted without a URL or a date or its reason", r.Row)
+			}
+			if _, ok := BoardFamily(r.Board); !ok {
+				t.Fatalf("row %d accepted with board %q", r.Row, r.Board)
 			}
 		}
 	})

@@ -4,6 +4,7 @@ package refdata
 type Source struct {
 	ID    string // stable short id, the source_id column
 	Title string // as printed; empty when the document has none
+	URL   string // where the document is published; rows may name a page inside it
 	Date  string // publication date as printed (YYYY-MM-DD); empty when not stated
 	Rows  int    // data rows the CSV holds from it
 	About string // what the document is, in a line (details in SOURCES.md)
@@ -14,26 +15,173 @@ type Source struct {
 var sources = []Source{
 	{
 		ID: "geerling-2020-usb", Title: "The fastest USB storage options for Raspberry Pi",
+		URL:  "https://www.jeffgeerling.com/blog/2020/fastest-usb-storage-options-raspberry-pi",
 		Date: "2020-08-06", Rows: 6,
 		About: "blog post; rows are Rob Logan's table under 'More Information', units not printed",
 	},
 	{
 		ID: "chambers-storage-2019", Rows: 9,
+		URL:   "https://jamesachambers.com/raspberry-pi-storage-benchmarks-2019-benchmarking-script/",
 		About: "blog post of the PiBenchmarks Storage.sh author; the 'Contender' results table",
 	},
 	{
 		ID: "geerling-2020-uasp", Title: "UASP makes Raspberry Pi 4 disk IO 50% faster",
+		URL:  "https://www.jeffgeerling.com/blog/2020/uasp-makes-raspberry-pi-4-disk-io-50-faster",
 		Date: "2020-07-03", Rows: 0,
 		About: "blog post; percentages only (UASP against BOT on a Pi 4), no CSV rows",
 	},
 	{
 		ID: "pidramble-microsd", Title: "microSD Card Benchmarks", Rows: 59,
+		URL:   "http://www.pidramble.com/wiki/benchmarks/microsd-cards",
 		About: "pidramble.com wiki; one table per Pi model (4 B, 3 B+, 3 B, 3 B overclocked, 2 B)",
 	},
 	{
 		ID: "usbflash-align-2009", Title: "Increase USB Flash Drive Write Speed",
+		URL:  "http://linux-howto-guide.blogspot.com/2009/10/increase-usb-flash-drive-write-speed.html",
 		Date: "2009-10-10", Rows: 2,
 		About: "blog post; one USB flash stick before and after partition alignment, on an x86 PC",
+	},
+	{
+		ID: "ricsanfre-pi-storage-2021", Title: "Benchmarking Storage options for Raspberry Pi",
+		URL:  "https://github.com/ricsanfre/pi-storage-benchmark",
+		Date: "2021-07-27", Rows: 15,
+		About: "GitHub repository; raw PiBenchmarks Storage.sh output of 5 runs each of a microSD card, a USB flash drive and a USB SSD on a Pi 4",
+	},
+	{
+		ID: "yacy-sd-card-speed", Title: "Testing SD Cards and I/O Speed",
+		URL:  "https://github.com/yacy/yacy_grid_cluster/blob/master/doc/sd_card_speed.md",
+		Date: "2019-06-29", Rows: 16,
+		About: "GitHub doc page; dd write and read of 7 microSD cards on a Pi 3B+ (stock and overclocked SD) and 2 on a Pi 4",
+	},
+	{
+		ID: "pipci-pinedrive-2242-nvme-ssd", Title: "Pinedrive NVMe SSD 256GB (2242)",
+		URL:  "https://pipci.jeffgeerling.com/cards_m2/pinedrive-2242-nvme-ssd.html",
+		Date: "2024-05-13", Rows: 1,
+		About: "Raspberry Pi PCIe Database card page; disk-benchmark.sh on a Pi 5 at PCIe Gen 3",
+	},
+	{
+		ID: "pipci-cytron-makerdisk-nvme-2242-m-key-ssd", Title: "Cytron MakerDisk SSD NVMe 2242 M-key M.2",
+		URL:  "https://pipci.jeffgeerling.com/cards_m2/cytron-makerdisk-nvme-2242-m-key-ssd.html",
+		Date: "2024-05-13", Rows: 1,
+		About: "Raspberry Pi PCIe Database card page; disk-benchmark.sh on a Pi 5 at PCIe Gen 3",
+	},
+	{
+		ID: "pipci-kioxia-bg4-m2-nvme-ssd", Title: "KIOXIA BG4 M.2 NVMe SSD",
+		URL:  "https://pipci.jeffgeerling.com/cards_m2/kioxia-bg4-m2-nvme-ssd.html",
+		Date: "2021-12-11", Rows: 1,
+		About: "Raspberry Pi PCIe Database card page; 2021 disk-benchmark.sh on a CM4",
+	},
+	{
+		ID: "pipci-samsung-980-nvme", Title: "Samsung 980 SSD 500 GB NVMe SSD",
+		URL:  "https://pipci.jeffgeerling.com/cards_m2/samsung-980-nvme.html",
+		Date: "2022-01-08", Rows: 1,
+		About: "Raspberry Pi PCIe Database card page; 2021 disk-benchmark.sh on a CM4 Lite in a Turing Pi v2",
+	},
+	{
+		ID: "pipci-kingspec-m2-nvme-ssd-128gb", Title: "KingSpec 128GB M.2 2242 NVMe SSD",
+		URL:  "https://pipci.jeffgeerling.com/cards_m2/kingspec-m2-nvme-ssd-128gb.html",
+		Date: "2021-03-12", Rows: 1,
+		About: "Raspberry Pi PCIe Database card page; fio and iozone on a CM4 in the TOFU carrier board",
+	},
+	{
+		ID: "pipci-wd-pc-sn520-2230-nvme-ssd", Title: "WD PC SN520 NVMe M.2 2230 SSD",
+		URL:  "https://pipci.jeffgeerling.com/cards_m2/wd-pc-sn520-2230-nvme-ssd.html",
+		Date: "2021-03-12", Rows: 1,
+		About: "Raspberry Pi PCIe Database card page; fio and iozone on a CM4 in the TOFU carrier board",
+	},
+	{
+		ID: "pcie-devices-664", Title: "GeeekPi P33 M.2 NVME M-Key PoE+ Hat",
+		URL:  "https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/664",
+		Date: "2025-04-05", Rows: 2,
+		About: "GitHub issue comment; disk-benchmark.sh on a Pi 5 HAT at PCIe Gen 2 and Gen 3",
+	},
+	{
+		ID: "pcie-devices-631", Title: "Test Pinedrive NVMe SSD 256GB (2242)",
+		URL:  "https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/631",
+		Date: "2024-05-13", Rows: 1,
+		About: "GitHub issue comment; disk-benchmark.sh on a Pi 5",
+	},
+	{
+		ID: "pcie-devices-679", Title: "Raspberry Pi SSD",
+		URL:  "https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/679",
+		Date: "2024-10-24", Rows: 1,
+		About: "GitHub issue comment; disk-benchmark.sh on a Pi 5 with the Raspberry Pi SSD",
+	},
+	{
+		ID: "pcie-devices-632", Title: "Test Cytron MakerDisk SSD NVMe 2242 M-key M.2 - 256GB",
+		URL:  "https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/632",
+		Date: "2024-05-13", Rows: 1,
+		About: "GitHub issue comment; PiBenchmarks Storage.sh summary at PCIe Gen 3",
+	},
+	{
+		ID: "pineboards-docs-16", Title: "Samsung PM991a SSDs works great",
+		URL:  "https://github.com/Pineboards/pineboards-docs.github.io/issues/16",
+		Date: "2024-01-31", Rows: 2,
+		About: "GitHub issue; PiBenchmarks Storage.sh summaries on a Pi 5 HatDrive! Bottom at PCIe Gen 2 and Gen 3",
+	},
+	{
+		ID: "pcie-devices-519", Title: "Missing setup specification for: Test KIOXIA BG4 M.2 NVMe SSD",
+		URL:  "https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/519",
+		Date: "2023-04-11", Rows: 1,
+		About: "GitHub issue; a disk-benchmark.sh-style table from a custom CM4 carrier board",
+	},
+	{
+		ID: "pxpunx-compute-blade-cm4", Rows: 45,
+		URL:   "https://github.com/pxpunx/raspberry-pi/tree/main/compute-blade/cm4/nvme",
+		Date:  "2023-02-19",
+		About: "GitHub repository pages, one per NVMe SSD on a CM4 in the Compute Blade RC2: PiBenchmarks summary and raw disk-benchmark.sh output",
+	},
+	{
+		ID: "pxpunx-xerxes-pi-cm4", Rows: 46,
+		URL:   "https://github.com/pxpunx/raspberry-pi/tree/main/xerxes-pi/cm4/nvme",
+		Date:  "2026-06-27",
+		About: "GitHub repository pages, one per NVMe SSD on a CM4 in the Xerxes Pi Rev2: disk-benchmark.sh table and PiBenchmarks score",
+	},
+	{
+		ID: "pineboards-nvme-compatibility", Title: "NVMe compatibility list", Rows: 13,
+		URL:   "https://github.com/Pineboards/pineboards-docs.github.io/blob/main/nvme-compatibility-list.md",
+		Date:  "2023-12-11",
+		About: "Pineberry Pi documentation page; PiBenchmarks dd write, hdparm and score of 13 NVMe SSDs on their Pi 5 HatDrive! boards",
+	},
+	{
+		ID: "compute-blade-cm5-pcie3", Title: "Using PCIe 3.0 on Compute Blade", Rows: 4,
+		URL:   "https://github.com/uptime-industries/compute-blade/blob/main/docs/blog/2024/12/23/compute_blade_pcie3.mdx",
+		Date:  "2024-12-23",
+		About: "Compute Blade blog post; PiBenchmarks scores of one NVMe SSD on a CM5 at PCIe Gen 2 and Gen 3",
+	},
+	{
+		ID: "rpi-docs-sd-cards", Title: "Raspberry Pi SD Cards", Rows: 2,
+		URL:   "https://www.raspberrypi.com/documentation/accessories/sd-cards.html",
+		About: "Raspberry Pi documentation; the maker's 4KB random IOPS of its SD card on a Pi 4 (DDR50) and a Pi 5 (SDR104)",
+	},
+	{
+		ID: "rpi-docs-ssds", Title: "Raspberry Pi SSDs", Rows: 3,
+		URL:   "https://www.raspberrypi.com/documentation/accessories/ssds.html",
+		About: "Raspberry Pi documentation; the maker's 4kB random IOPS of its 256GB, 512GB and 1TB NVMe SSDs",
+	},
+	{
+		ID: "turing-pi-cluster-11", Title: "Benchmarks on the Turing Pi Cluster", Rows: 6,
+		URL:   "https://github.com/geerlingguy/turing-pi-cluster/issues/11",
+		Date:  "2020-05-26",
+		About: "GitHub issue description; iozone 4K random read/write of eMMC, microSD and USB SSDs on a CM3+ and a Pi 4",
+	},
+	{
+		ID: "raspiblitz-4359", Title: "[RPi5] Support Pimoroni NVMe Base", Rows: 1,
+		URL:   "https://github.com/raspiblitz/raspiblitz/issues/4359",
+		Date:  "2024-01-11",
+		About: "GitHub issue comment; hdparm --direct of an NVMe SSD on a Pi 5 at PCIe Gen 3",
+	},
+	{
+		ID: "pibenchmarks-34", Title: "Crashes Pi5", Rows: 1,
+		URL:   "https://github.com/TheRemote/PiBenchmarks/issues/34",
+		Date:  "2023-12-23",
+		About: "GitHub issue; hdparm -t of an M.2 SSD in a USB caddy on a Pi 5 (the drive is not named)",
+	},
+	{
+		ID: "geerling-2025-p550", Title: "SiFive's HiFive Premier P550 is a strange, powerful RISC-V board", Rows: 2,
+		URL:   "https://www.jeffgeerling.com/blog/2025/sifives-hifive-premier-p550-strange-powerful-risc-v-board",
+		Date:  "2025-02-21",
+		About: "blog post; a disk-benchmark.sh-style table of one NVMe SSD at PCIe x1 and x4 on a RISC-V board",
 	},
 }
 
@@ -52,23 +200,4 @@ func SourceByID(id string) (Source, bool) {
 		}
 	}
 	return Source{}, false
-}
-
-// storageClasses are the storage_class values SOURCES.md defines ("Columns and units").
-var storageClasses = []string{"microsd", "usb-flash", "usb-ssd-sata", "usb-ssd-nvme", "usb-emmc", "msata-usb"}
-
-// StorageClasses returns the storage_class values a row may carry.
-func StorageClasses() []string {
-	out := make([]string, len(storageClasses))
-	copy(out, storageClasses)
-	return out
-}
-
-func knownStorageClass(c string) bool {
-	for _, k := range storageClasses {
-		if k == c {
-			return true
-		}
-	}
-	return false
 }

@@ -259,7 +259,7 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		maxX = max(maxX, s.TS)
 	}
 	p := plot.New()
-	p.Title.Text = shorten(fmt.Sprintf("%s: sustained write (%s), %s written", deviceLine(r), t.Name, fmtMB(t.Sustained.WrittenBytes)), 110)
+	p.Title.Text = shorten(fmt.Sprintf("%s: sustained write (%s), %s written", deviceLine(r), t.Name, fmtBytes(t.Sustained.WrittenBytes)), 110)
 	p.X.Label.Text = "seconds since the write began"
 	p.Y.Label.Text = "MB/s (10^6 bytes/s)"
 	p.Y.Min = 0

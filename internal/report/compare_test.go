@@ -71,11 +71,18 @@ func TestBuildComparison(t *testing.T) {
 	if c.Earlier[2].Unit != "IOPS" || c.Earlier[0].Unit != "MB/s" {
 		t.Errorf("units: %s / %s", c.Earlier[2].Unit, c.Earlier[0].Unit)
 	}
+	// The sources that hold stock (not overclocked) Pi 4 microSD rows, from the data itself.
+	pi4SD := map[string]bool{}
+	for _, r := range pub {
+		if fam, _ := refdata.BoardFamily(r.Board); fam == refdata.FamilyPi4 && r.StorageClass == "microsd" && !r.Overclocked {
+			pi4SD[r.SourceID] = true
+		}
+	}
 	units := map[string]string{}
 	for _, p := range c.Published {
 		units[p.Column] = p.Unit
 		for _, s := range p.Sources {
-			if s != "pidramble-microsd" && s != "chambers-storage-2019" {
+			if !pi4SD[s] {
 				t.Errorf("%s uses source %s, which has no Pi 4 microSD rows", p.Column, s)
 			}
 		}
@@ -104,7 +111,7 @@ func TestComparisonScopes(t *testing.T) {
 	}{
 		{"pi 5 has no published rows", func(r *record.Run) { r.Host.Model = "Raspberry Pi 5 Model B Rev 1.0" }, "no published results for Raspberry Pi 5, microsd"},
 		{"x86 board", func(r *record.Run) { r.Host.Model = "Standard PC (Q35 + ICH9, 2009)" }, "none of them names its board family"},
-		{"native nvme", func(r *record.Run) { r.Device.Class = probe.ClassNVMe }, "this kind of drive"},
+		{"virtio disk", func(r *record.Run) { r.Device.Class = probe.ClassVirtio }, "this kind of drive"},
 	}
 	for _, tt := range tests {
 		r := sampleRun()
@@ -114,13 +121,44 @@ func TestComparisonScopes(t *testing.T) {
 			t.Errorf("%s: %d published figures, why %q", tt.name, len(c.Published), c.PublishedWhy)
 		}
 	}
-	// A Pi 3 run never meets the overclocked table.
+	// A Pi 3 run never meets the overclocked rows.
 	r := sampleRun()
 	r.Host.Model = "Raspberry Pi 3 Model B Rev 1.2"
 	for _, row := range comparablePublished(r, pub).Rows {
-		if strings.Contains(row.Board, "overclocked") {
+		if row.Overclocked {
 			t.Errorf("overclocked row %d compared with a stock Pi 3", row.Row)
 		}
+	}
+	// A native NVMe drive on a Pi 4-family board meets the published Compute Module 4 NVMe rows.
+	r = sampleRun()
+	r.Device.Class = probe.ClassNVMe
+	ps := comparablePublished(r, pub)
+	if len(ps.Rows) == 0 {
+		t.Fatal("no published NVMe rows for a Pi 4-family run")
+	}
+	for _, row := range ps.Rows {
+		if row.StorageClass != "nvme" || row.Board != "Raspberry Pi Compute Module 4" {
+			t.Errorf("row %d (%s, %s) compared with a Pi 4 NVMe run", row.Row, row.Board, row.StorageClass)
+		}
+	}
+	// Rows with no figure the comparison can use (a maker's IOPS, a score alone) are not
+	// counted as peers: the Pi 4 microSD set has no rpi-docs-sd-cards row.
+	for _, row := range comparablePublished(sampleRun(), pub).Rows {
+		if !hasPubColumnFigure(row) || row.SourceID == "rpi-docs-sd-cards" {
+			t.Errorf("row %d (%s) has no comparable figure but is a peer", row.Row, row.SourceID)
+		}
+	}
+	// A USB SSD whose bridge is unknown meets the published USB SSDs whose bridge is unknown
+	// too (turing-pi-cluster-11's Kingston USB 3.0 SSD rows on a Pi 4).
+	r = sampleRun()
+	r.Device.Class = probe.ClassUSBSSD
+	r.USB = nil
+	found := false
+	for _, row := range comparablePublished(r, pub).Rows {
+		found = found || row.StorageClass == "usb-ssd"
+	}
+	if !found {
+		t.Error("no usb-ssd rows for a Pi 4 USB SSD run with an unknown bridge")
 	}
 }
 

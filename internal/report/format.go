@@ -24,8 +24,31 @@ func fmtRate(v float64) string {
 
 func fmtIOPS(v float64) string { return fmt.Sprintf("%.0f", v) }
 
-// fmtMB prints bytes as decimal megabytes (10^6), the unit of "wrote N MB".
-func fmtMB(bytes int64) string { return fmt.Sprintf("%.1f MB", float64(bytes)/1e6) }
+// fmtBytes prints a byte count in SI units, as drive makers label capacity and as "wrote N MB"
+// reads: kB, MB, GB (10^3, 10^6, 10^9) with one decimal, TB with two. The one byte formatter
+// of iomark's output for people; engine.FormatSize writes sizes as flags take them (4k, 1m).
+func fmtBytes[N int64 | uint64](n N) string {
+	b := float64(n)
+	switch {
+	case b >= 1e12:
+		return fmt.Sprintf("%.2f TB", b/1e12)
+	case b >= 1e9:
+		return fmt.Sprintf("%.1f GB", b/1e9)
+	case b >= 1e6:
+		return fmt.Sprintf("%.1f MB", b/1e6)
+	case b >= 1e3:
+		return fmt.Sprintf("%.1f kB", b/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// orDash is s, or "-" when it is empty.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
 
 func fmtSeconds(s float64) string { return fmt.Sprintf("%.1f s", s) }
 
@@ -41,9 +64,6 @@ func fmtBS(bytes int) string {
 	}
 	return fmt.Sprintf("%dB", bytes)
 }
-
-// fmtGB prints a capacity in decimal gigabytes, as drives are sold.
-func fmtGB(bytes uint64) string { return fmt.Sprintf("%.1f GB", float64(bytes)/1e9) }
 
 // primaryFigure is the figure a test is about, with its unit: IOPS for small random I/O,
 // MB/s otherwise (record.Test.Primary).
@@ -130,7 +150,7 @@ func deviceLine(r *record.Run) string {
 		extra = append(extra, d.Class)
 	}
 	if d.CapacityBytes > 0 {
-		extra = append(extra, fmtGB(d.CapacityBytes))
+		extra = append(extra, fmtBytes(d.CapacityBytes))
 	}
 	if d.Path != "" {
 		extra = append(extra, d.Path)
@@ -152,26 +172,9 @@ func boardLine(r *record.Run) string {
 	return b.Model
 }
 
-// hopLine describes one hop of the link chain with its negotiated speed and ceiling.
+// hopLine describes one hop of the link chain (probe.Hop.Summary) with its ceiling.
 func hopLine(h probe.Hop) string {
-	parts := []string{h.Bus}
-	if h.Name != "" {
-		parts = append(parts, h.Name)
-	}
-	if h.SpeedMbps > 0 {
-		s := fmt.Sprintf("%d Mb/s", h.SpeedMbps)
-		if h.MaxSpeedMbps > 0 && h.MaxSpeedMbps != h.SpeedMbps {
-			s += fmt.Sprintf(" (max %d Mb/s)", h.MaxSpeedMbps)
-		}
-		parts = append(parts, s)
-	}
-	if h.Driver != "" {
-		parts = append(parts, h.Driver)
-	}
-	if h.Detail != "" {
-		parts = append(parts, h.Detail)
-	}
-	line := strings.Join(parts, " ")
+	line := h.Summary()
 	if h.CeilingMBPerS > 0 {
 		line += fmt.Sprintf(" [ceiling %s MB/s]", fmtRate(h.CeilingMBPerS))
 	}
@@ -219,7 +222,7 @@ func scoreLines(r *record.Run) []string {
 
 // wroteLine is printed with every result (DESIGN.md principle 4).
 func wroteLine(r *record.Run) string {
-	s := fmt.Sprintf("wrote %s in %s", fmtMB(r.BytesWritten), fmtSeconds(r.DurationS))
+	s := fmt.Sprintf("wrote %s in %s", fmtBytes(r.BytesWritten), fmtSeconds(r.DurationS))
 	if r.Interrupted {
 		s += " (interrupted: the figures are what was measured before the stop)"
 	}

@@ -25,6 +25,8 @@ type pubColumn struct {
 	ours func(record.Test) float64
 	// differs says how iomark's fallback test differs from the published method.
 	differs string
+	// skip leaves out rows whose figure this comparison must not use; nil keeps all.
+	skip func(refdata.Result) bool
 }
 
 const (
@@ -50,8 +52,10 @@ var pubColumns = []pubColumn{
 		column: "dd_write_mbps", label: "dd write", unit: "MB/s",
 		method: "dd: buffered writes from /dev/zero with a final fsync (pidramble: bs=8k count=50k conv=fsync)",
 		get:    func(r refdata.Result) refdata.Figure { return r.DDWriteMBps },
-		match:  matchPeerOr("dd-write", "write", mib, 0),
-		ours:   func(t record.Test) float64 { return t.MBPerS },
+		// A dd without conv=fsync or sync measures the page cache (refdata marks it "no sync").
+		skip:  func(r refdata.Result) bool { return r.DDWithoutSync() },
+		match: matchPeerOr("dd-write", "write", mib, 0),
+		ours:  func(t record.Test) float64 { return t.MBPerS },
 		differs: "iomark writes incompressible data with O_DIRECT in 1 MiB blocks; dd writes zeros through the " +
 			"page cache in 8 KiB blocks and fsyncs once at the end",
 	},
@@ -166,22 +170,18 @@ func boardFamily(model string) string {
 	return ""
 }
 
-// publishedBoardFamily reads refdata's normalised board names (SOURCES.md): the chambers table
-// names the Pi 4 in its text; the overclocked pidramble table is not comparable with a stock
-// SD bus and belongs to no family.
-func publishedBoardFamily(board string) string {
-	b := strings.ToLower(board)
-	switch {
-	case strings.Contains(b, "overclocked"):
+// publishedBoardFamily reads refdata's canonical board names: a row measured with the board
+// or its SD bus overclocked is not comparable with a stock run and belongs to no family.
+func publishedBoardFamily(p refdata.Result) string {
+	if p.Overclocked {
 		return ""
-	case strings.Contains(b, "pi 4 named"):
-		return "Raspberry Pi 4"
 	}
-	return boardFamily(board)
+	return boardFamily(p.Board)
 }
 
 // storageClasses maps iomark's device class to refdata's storage classes. A USB SSD splits by
-// the bridge kind when linkdb named it. Native NVMe, SATA and eMMC have no published peers.
+// the bridge kind when linkdb named it; native NVMe, eMMC and SATA map to refdata's classes of
+// the same name.
 func storageClasses(r *record.Run) []string {
 	if r.Device == nil {
 		return nil
@@ -191,6 +191,12 @@ func storageClasses(r *record.Run) []string {
 		return []string{"microsd"}
 	case probe.ClassUSBFlash:
 		return []string{"usb-flash"}
+	case probe.ClassNVMe:
+		return []string{"nvme"}
+	case probe.ClassEMMC:
+		return []string{"emmc"}
+	case probe.ClassSATA:
+		return []string{"sata"}
 	case probe.ClassUSBSSD:
 		if r.USB != nil && r.USB.Bridge != nil {
 			switch r.USB.Bridge.Kind {
@@ -200,7 +206,9 @@ func storageClasses(r *record.Run) []string {
 				return []string{"usb-ssd-sata", "msata-usb"}
 			}
 		}
-		return []string{"usb-ssd-sata", "usb-ssd-nvme", "msata-usb"}
+		// Bridge unknown: every USB SSD class, with the published rows whose source did not
+		// state the bridge either (refdata's usb-ssd).
+		return []string{"usb-ssd-sata", "usb-ssd-nvme", "msata-usb", "usb-ssd"}
 	}
 	return nil
 }
@@ -234,7 +242,9 @@ func (p peerSet) SourceIDs() []string {
 	return out
 }
 
-// comparablePublished keeps the published rows of the run's board family and storage class.
+// comparablePublished keeps the published rows of the run's board family and storage class
+// that print at least one figure of pubColumns (a row with only, say, a maker's IOPS or a
+// PiBenchmarks score has nothing to set beside the run).
 func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
 	ps := peerSet{Classes: storageClasses(r)}
 	if r.Host != nil {
@@ -244,7 +254,7 @@ func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
 		return ps
 	}
 	for _, p := range published {
-		if publishedBoardFamily(p.Board) != ps.Family {
+		if publishedBoardFamily(p) != ps.Family || !hasPubColumnFigure(p) {
 			continue
 		}
 		for _, c := range ps.Classes {
@@ -255,6 +265,16 @@ func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
 		}
 	}
 	return ps
+}
+
+// hasPubColumnFigure reports whether the row prints a figure in one of pubColumns.
+func hasPubColumnFigure(p refdata.Result) bool {
+	for _, col := range pubColumns {
+		if col.get(p).Value != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // pubFigure is one published column set against the run.
@@ -281,6 +301,9 @@ func publishedFigures(r *record.Run, ps peerSet) []pubFigure {
 		}
 		f := pubFigure{col: col, test: t, sameMethod: same, oursValue: col.ours(*t)}
 		for _, row := range ps.Rows {
+			if col.skip != nil && col.skip(row) {
+				continue
+			}
 			if v := col.get(row).Value; v != nil {
 				f.drives = append(f.drives, pubDrive{row: row, value: *v})
 			}

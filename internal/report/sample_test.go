@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
@@ -73,7 +72,7 @@ func sampleRun() *record.Run {
 				DurationS: 12, Bytes: 40058880, CeilingPct: ptr(7.4)},
 		},
 		Scores: record.Scores{Iomark: ptr(1520.0)},
-		Findings: []advice.Finding{{ID: "noisy", Severity: advice.Warn,
+		Findings: []record.Finding{{ID: "noisy", Severity: record.SeverityWarn,
 			Message:  "rand-write-4k-qd32 stayed noisy (±9.6% after 6 runs): the card's background work varies its write rate",
 			Fix:      "compare this figure with care, or run again with the card idle and cool",
 			Evidence: "ci95_pct=9.6 runs=6 budget spent"}},
@@ -112,7 +111,7 @@ func sampleSustainedRun() *record.Run {
 			WrittenBytes: int64(written)}}}
 	r.Sensors = sensors
 	r.Scores = record.Scores{}
-	r.Findings = []advice.Finding{}
+	r.Findings = []record.Finding{}
 	return r
 }
 

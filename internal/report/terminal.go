@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -101,9 +100,9 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 		for _, f := range run.Findings {
 			sev := string(f.Severity)
 			switch f.Severity {
-			case advice.Bad:
+			case record.SeverityBad:
 				sev = paint("31", sev)
-			case advice.Warn:
+			case record.SeverityWarn:
 				sev = paint("33", sev)
 			}
 			p("  %s %s: %s", sev, f.ID, f.Message)
@@ -113,7 +112,7 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 		}
 	}
 	for _, wn := range run.Warnings {
-		p("warning: %s", wn)
+		p("warning: %s", wn.Message)
 	}
 	for _, s := range scoreLines(run) {
 		p("%s", s)

@@ -58,3 +58,23 @@ func TestTerminalFlagsAboveCeiling(t *testing.T) {
 		t.Errorf("figure above the ceiling not flagged:\n%s", buf.String())
 	}
 }
+
+// TestWarningsPrintTheirMessage: the terminal, Markdown and HTML reports print each warning's
+// sentence once, not its Go form.
+func TestWarningsPrintTheirMessage(t *testing.T) {
+	r := sampleRun()
+	r.Warnings = []record.Warning{{Code: "few-runs", Message: "seq-write-1m: measured 2 times (wanted at least 3) within its 11s budget"}}
+	var term bytes.Buffer
+	if err := Terminal(&term, r, TermOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string]string{"terminal": term.String()}
+	for _, f := range []string{"md", "html"} {
+		outs[f] = string(export(t, f, []*record.Run{r}, Options{}))
+	}
+	for name, out := range outs {
+		if strings.Count(out, "measured 2 times (wanted at least 3)") != 1 || strings.Contains(out, "{few-runs") {
+			t.Errorf("%s: the warning is not printed once as a sentence:\n%s", name, out)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func newRunView(r *record.Run, opts Options) runView {
 	fact("Profile", r.Profile)
 	fact("Date", r.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
 	fact("Duration", fmtSeconds(r.DurationS))
-	fact("Bytes written", fmt.Sprintf("%s (%d bytes)", fmtMB(r.BytesWritten), r.BytesWritten))
+	fact("Bytes written", fmt.Sprintf("%s (%d bytes)", fmtBytes(r.BytesWritten), r.BytesWritten))
 	tool := r.ToolVersion
 	if r.ToolCommit != "" {
 		tool += " (" + r.ToolCommit + ")"
@@ -72,7 +72,9 @@ func newRunView(r *record.Run, opts Options) runView {
 	for _, f := range r.Findings {
 		v.Findings = append(v.Findings, findingView{string(f.Severity), f.ID, f.Message, f.Fix, f.Evidence})
 	}
-	v.Warnings = r.Warnings
+	for _, w := range r.Warnings {
+		v.Warnings = append(v.Warnings, w.Message)
+	}
 	if r.Profile == "sbc-reviews" {
 		v.SBCHeader, v.SBCRows = sbcReviewsRows(r)
 	}

@@ -9,8 +9,8 @@
 // handler, so the two never disagree. Pages work without JavaScript; only charts need it.
 //
 // It owns validation of uploaded records (ranges of every field; figures above what the link can
-// carry are kept and flagged), the body limit, the per-address rate limit and the client side of
-// uploading (Submit). It must not measure, probe or change a record's figures: a record is stored
+// carry are kept and flagged), the body limit and the per-address rate limit; the client side of
+// uploading is internal/upload's. It must not measure, probe or change a record's figures: a record is stored
 // as the record.Run it decodes to, minus fields the schema does not know (so a stray hostname is
 // never kept), and shown as reported. Every SQL statement lives in internal/store.
 package server

@@ -11,6 +11,7 @@ import (
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -78,19 +79,9 @@ func publishedRecord(res refdata.Result) (*record.Run, []byte, error) {
 	if src, ok := refdata.SourceByID(res.SourceID); ok {
 		pub.SourceAbout = src.About
 	}
-	for _, c := range []struct {
-		col string
-		f   refdata.Figure
-	}{
-		{"capacity_gb", res.CapacityGB}, {"hdparm_read_mbps", res.HdparmReadMBps}, {"dd_write_mbps", res.DDWriteMBps},
-		{"rand4k_read_mbps", res.Rand4kReadMBps}, {"rand4k_write_mbps", res.Rand4kWriteMBps},
-		{"rand4k_read_kbps_iozone", res.Rand4kReadKBpsIozone}, {"rand4k_write_kbps_iozone", res.Rand4kWriteKBpsIozone},
-		{"seq4k_read_kbps_iozone", res.Seq4kReadKBpsIozone}, {"seq4k_write_kbps_iozone", res.Seq4kWriteKBpsIozone},
-		{"seq4k_rewrite_kbps_iozone", res.Seq4kRewriteKBpsIozone},
-	} {
-		if c.f.Printed != "" {
-			pub.Figures = append(pub.Figures, PublishedFigure{Column: c.col, Printed: c.f.Printed})
-		}
+	// Every figure the source printed, each under the CSV column that names its unit.
+	for _, f := range res.Figures() {
+		pub.Figures = append(pub.Figures, PublishedFigure{Column: f.Column, Printed: f.Figure.Printed})
 	}
 	raw, err := json.Marshal(run)
 	if err != nil {
@@ -120,7 +111,7 @@ func SeedPublished(ctx context.Context, st *store.Store) (added int, err error) 
 		if err != nil {
 			return added, fmt.Errorf("server: published row %d: %w", res.Row, err)
 		}
-		row, tests, err := run.StoreRow(store.SourcePublished)
+		row, tests, err := runstore.Row(run, store.SourcePublished)
 		if err != nil {
 			return added, err
 		}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -49,7 +50,7 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped.
-	row, tests, err := run.StoreRow(store.SourceSubmitted)
+	row, tests, err := runstore.Row(run, store.SourceSubmitted)
 	if err != nil {
 		s.internal(w, r, err)
 		return

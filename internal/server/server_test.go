@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/store"
 	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/upload"
 )
 
 // newDSN gives each test an empty database of the back end under test.
@@ -94,7 +94,7 @@ func sampleRecord(id, vendor, model, board string, seqMBPerS float64) *record.Ru
 			{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, IOPS: 2600, MBPerS: 10.65, Primary: "iops", Runs: 3,
 				LatUS: record.Latency{P50: 380, P99: 900, Max: 2000}},
 		},
-		Findings: []advice.Finding{{ID: "sd-bus-slow", Severity: advice.Warn, Message: "card runs below its bus mode"}},
+		Findings: []record.Finding{{ID: "sd-bus-slow", Severity: record.SeverityWarn, Message: "card runs below its bus mode"}},
 	}
 }
 
@@ -426,11 +426,11 @@ func testSubmitClient(t *testing.T, ts *testServer) {
 	obj["target"] = map[string]any{"path": "/home/alice-secret/bench", "kind": "dir"}
 	obj["mount"] = map[string]any{"mount_point": "/media/alice-secret/CARD", "fstype": "ext4", "options": "rw"}
 	withHost, _ := json.Marshal(obj)
-	id, link, err := Submit(context.Background(), ts.URL, withHost)
+	id, link, err := upload.Submit(context.Background(), ts.URL, withHost)
 	if err != nil || id != "cli-1" || link != ts.URL+"/result/cli-1" {
 		t.Fatalf("Submit = %q %q %v", id, link, err)
 	}
-	if _, _, err := Submit(context.Background(), ts.URL, withHost); err != nil {
+	if _, _, err := upload.Submit(context.Background(), ts.URL, withHost); err != nil {
 		t.Errorf("resubmitting: %v, want success (idempotent)", err)
 	}
 	run, _, err := ts.st.GetRun(context.Background(), "cli-1")
@@ -440,12 +440,15 @@ func testSubmitClient(t *testing.T, ts *testServer) {
 	if bytes.Contains(run.Record, []byte("alice-secret")) || !bytes.Contains(run.Record, []byte(`"ext4"`)) {
 		t.Errorf("stored record holds a path naming the user, or lost the mount: %s", run.Record)
 	}
-	_, _, err = Submit(context.Background(), ts.URL, []byte(`{"id":"x"}`))
+	_, _, err = upload.Submit(context.Background(), ts.URL, []byte(`{"id":"x"}`))
 	if err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Errorf("bad record: err = %v", err)
 	}
-	if _, _, err := Submit(context.Background(), "ftp://x", rec); err == nil {
+	if _, _, err := upload.Submit(context.Background(), "ftp://x", rec); err == nil {
 		t.Error("an ftp URL was accepted")
+	}
+	if upload.MaxRecordBytes != MaxBodyBytes {
+		t.Errorf("the upload client sends records up to %d bytes, the server takes %d", upload.MaxRecordBytes, MaxBodyBytes)
 	}
 }
 

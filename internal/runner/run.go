@@ -1,4 +1,4 @@
-package profile
+package runner
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/stats"
 )
@@ -36,6 +37,10 @@ type Env struct {
 	Confirm     string
 	// Engine overrides every test's back end when set (psync, io_uring).
 	Engine engine.Engine
+	// ToolVersion and ToolCommit name the iomark that measures, as the record keeps them.
+	ToolVersion, ToolCommit string
+	// PriceUSD is what the user said the drive cost (--price); nil when not given.
+	PriceUSD *float64
 }
 
 // Event is one progress report.
@@ -55,73 +60,54 @@ type Event struct {
 	Result *record.Test // set with Phase "done"
 }
 
-// Outcome is what a run measured. The CLI copies it into a record.Run.
-type Outcome struct {
-	Profile      string
-	TargetKind   string // dir, file or block
-	Tests        []record.Test
-	Scores       record.Scores
-	Sensors      []record.SensorSample
-	BytesWritten int64 // every byte written, layout included
-	DurationS    float64
-	Interrupted  bool
-	Warnings     []string
-	// CPU is the CPU time each test's reported run cost (by test name), for the cpu-bound
-	// finding: record.Test has no field for it yet.
-	CPU map[string]engine.CPU
-	// EngineNotes says, by test name, what the engine fell back to (e.g. psync when io_uring
-	// is unavailable), when it did.
-	EngineNotes map[string]string
-}
-
-// note keeps the CPU use and engine note of a test's reported run.
-func (o *Outcome) note(name string, res *engine.Result) {
-	if o.CPU == nil {
-		o.CPU = map[string]engine.CPU{}
-	}
-	o.CPU[name] = res.CPU
-	if res.EngineNote != "" {
-		if o.EngineNotes == nil {
-			o.EngineNotes = map[string]string{}
-		}
-		o.EngineNotes[name] = res.EngineNote
-	}
-}
-
 // runner holds one run's state.
 type runner struct {
-	p           Profile
+	p           profile.Profile
 	env         Env
 	start       time.Time
-	out         *Outcome
-	target      string // what jobs open
-	workingSet  int64  // bytes of target the tests use
+	rec         *record.Run // what the run measured so far; finish completes it
+	target      string      // what jobs open
+	workingSet  int64       // bytes of target the tests use
 	file        *engine.TestFile
 	destructive bool // jobs may write target
 	mayWrite    bool
 
-	mu      sync.Mutex // guards sensors, curTest, and serialises Progress
+	notes engineNotes // of the reported runs, said once each when the record is finished
+
+	mu      sync.Mutex // guards rec.Sensors, curTest, and serialises Progress
 	curTest string
 }
 
-// Run measures profile p on env.Target. On ctx cancellation it stops at once and returns
-// what was measured with Interrupted set (and a nil error). On any other error it returns
-// the error together with what was measured before it. The test file it lays out is removed
-// in every case.
-func Run(ctx context.Context, p Profile, env Env) (out *Outcome, err error) {
+// Run measures profile p on env.Target and returns the finished result record: the target
+// and what the probe found, every test measured, sensor samples, scores, warnings and
+// findings. On ctx cancellation it stops at once and returns what was measured with
+// Interrupted set (and a nil error). On any other error it returns the error together with
+// the record of what was measured before it. The test file it lays out is removed in every
+// case. The record is nil only when the run could not start (an invalid profile).
+func Run(ctx context.Context, p profile.Profile, env Env) (*record.Run, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	r := &runner{p: p, env: env, start: time.Now(), out: &Outcome{Profile: p.Name}}
-	out = r.out
-	defer func() { out.DurationS = time.Since(r.start).Seconds() }()
+	start := time.Now()
+	rec, err := newRecord(env, p.Name, start)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{p: p, env: env, start: start, rec: rec}
+	err = r.measure(ctx)
+	r.finish()
+	return rec, err
+}
 
+// measure lays out the target, runs every test with sensors sampled, and removes the test
+// file.
+func (r *runner) measure(ctx context.Context) (err error) {
 	if err := r.openTarget(ctx); err != nil {
 		if interrupted(ctx, err) {
-			out.Interrupted = true
-			return out, nil
+			r.rec.Interrupted = true
+			return nil
 		}
-		return out, err
+		return err
 	}
 	defer func() {
 		if rmErr := r.file.Remove(); rmErr != nil && err == nil {
@@ -135,15 +121,9 @@ func Run(ctx context.Context, p Profile, env Env) (out *Outcome, err error) {
 	err = r.runTests(ctx)
 	stopSensors()
 	if interrupted(ctx, err) {
-		out.Interrupted, err = true, nil
+		r.rec.Interrupted, err = true, nil
 	}
-	if p.Score != nil {
-		out.Scores = p.Score(out.Tests)
-	}
-	if p.Check != nil && !out.Interrupted {
-		out.Warnings = append(out.Warnings, p.Check(out.Tests, env)...)
-	}
-	return out, err
+	return err
 }
 
 func interrupted(ctx context.Context, err error) bool {
@@ -160,15 +140,15 @@ func (r *runner) openTarget(ctx context.Context) error {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		// A file the engine creates and lays out in the first job, and keeps: the user named it.
-		r.out.TargetKind, r.target, r.workingSet, r.mayWrite, r.destructive = "file", t, r.p.FileBytes, true, r.env.Destructive
+		r.rec.Target.Kind, r.target, r.workingSet, r.mayWrite, r.destructive = "file", t, r.p.FileBytes, true, r.env.Destructive
 		return nil
 	case err != nil:
 		return fmt.Errorf("target %s: %w", t, err)
 	case fi.IsDir():
-		r.out.TargetKind = "dir"
+		r.rec.Target.Kind = "dir"
 		f, err := engine.PrepareTestFile(ctx, t, r.p.FileBytes, r.layoutProgress, r.env.Log)
 		if f != nil {
-			r.out.BytesWritten += f.LayoutBytes
+			r.rec.BytesWritten += f.LayoutBytes
 		}
 		if err != nil {
 			return err
@@ -176,13 +156,13 @@ func (r *runner) openTarget(ctx context.Context) error {
 		r.file, r.target, r.workingSet, r.mayWrite, r.destructive = f, f.Path, f.SizeBytes, true, true
 		return nil
 	case fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0:
-		r.out.TargetKind, r.target, r.workingSet = "block", t, r.p.FileBytes
+		r.rec.Target.Kind, r.target, r.workingSet = "block", t, r.p.FileBytes
 		r.mayWrite, r.destructive = r.env.Destructive, r.env.Destructive
 		return nil
 	case fi.Mode().IsRegular():
-		r.out.TargetKind, r.target, r.mayWrite, r.destructive = "file", t, true, r.env.Destructive
+		r.rec.Target.Kind, r.target, r.mayWrite, r.destructive = "file", t, true, r.env.Destructive
 		r.workingSet = min(r.p.FileBytes, fi.Size())
-		if r.workingSet < MiB {
+		if r.workingSet < profile.MiB {
 			r.workingSet = r.p.FileBytes
 		}
 		return nil
@@ -243,7 +223,7 @@ func (r *runner) sampleSensors() (stop func()) {
 				s := r.env.Sensors()
 				r.mu.Lock()
 				s.TS, s.Test = time.Since(r.start).Seconds(), r.curTest
-				r.out.Sensors = append(r.out.Sensors, s)
+				r.rec.Sensors = append(r.rec.Sensors, s)
 				r.mu.Unlock()
 			}
 		}
@@ -259,14 +239,14 @@ func (r *runner) setTest(name string) {
 }
 
 func (r *runner) runTests(ctx context.Context) error {
-	sharesLeft := writeShares(r.p.Tests)
+	sharesLeft := profile.WriteShares(r.p.Tests)
 	for i, t := range r.p.Tests {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if t.Writes() && !r.mayWrite {
-			r.out.Warnings = append(r.out.Warnings, fmt.Sprintf("%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target))
-			sharesLeft -= t.writeShare()
+			r.warn(WarnWriteSkipped, "%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target)
+			sharesLeft -= t.WriteWeight()
 			continue
 		}
 		if i > 0 && r.p.RestBetweenTests > 0 {
@@ -286,15 +266,15 @@ func (r *runner) runTests(ctx context.Context) error {
 		} else {
 			allowance := int64(-1)
 			if t.Writes() {
-				allowance = writeAllowance(r.p.MaxBytesWritten, r.out.BytesWritten, t.writeShare(), sharesLeft)
+				allowance = profile.WriteAllowance(r.p.MaxBytesWritten, r.rec.BytesWritten, t.WriteWeight(), sharesLeft)
 			}
 			rt, err = r.runRepeated(ctx, i, t, allowance)
 		}
 		if t.Writes() {
-			sharesLeft -= t.writeShare()
+			sharesLeft -= t.WriteWeight()
 		}
 		if rt != nil {
-			r.out.Tests = append(r.out.Tests, *rt)
+			r.rec.Tests = append(r.rec.Tests, *rt)
 			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "done",
 				Elapsed: time.Since(r.start), ETA: r.budgetLeft(i + 1), Result: rt})
 		}
@@ -307,7 +287,7 @@ func (r *runner) runTests(ctx context.Context) error {
 }
 
 // spec is the engine job of test t on this run's target.
-func (r *runner) spec(t Test, region, runBytes int64, runTime, ramp time.Duration, onProgress func(engine.Progress)) engine.Spec {
+func (r *runner) spec(t profile.Test, region, runBytes int64, runTime, ramp time.Duration, onProgress func(engine.Progress)) engine.Spec {
 	eng := t.Engine
 	if r.env.Engine != "" {
 		eng = r.env.Engine
@@ -324,7 +304,7 @@ func (r *runner) spec(t Test, region, runBytes int64, runTime, ramp time.Duratio
 
 // deviceFor is the disk a DeviceRead test reads: the probe's whole-disk device when this
 // process can open it for reading (root, usually), else "" (the test reads the test file).
-func (r *runner) deviceFor(t Test) string {
+func (r *runner) deviceFor(t profile.Test) string {
 	if !t.DeviceRead || t.Writes() || r.env.Probe == nil || r.env.Probe.Device == nil || r.env.Probe.Device.Path == "" {
 		return ""
 	}
@@ -340,7 +320,7 @@ func (r *runner) deviceFor(t Test) string {
 // prepareRegion returns the region and per-run byte bound of t, growing the shared test file
 // when a buffered write needs more room: a page-cache write must never wrap onto pages it
 // dirtied itself, or the drive would see fewer bytes than were counted.
-func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (region, rb int64, err error) {
+func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance int64) (region, rb int64, err error) {
 	region = r.workingSet
 	if t.RegionBytes > 0 {
 		region = min(t.RegionBytes, r.workingSet)
@@ -349,7 +329,7 @@ func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (re
 	if r.file != nil {
 		layoutRate = r.file.LayoutMBPerS
 	}
-	rb = runBytes(t, layoutRate, allowance)
+	rb = profile.RunBytes(t, layoutRate, allowance)
 	if dev := r.deviceFor(t); dev != "" {
 		// The whole disk from its first byte, as hdparm reads it: bounded by time, and by
 		// the disk's size so a run never wraps onto blocks the page cache already holds.
@@ -370,7 +350,7 @@ func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (re
 			rb = region
 		} else {
 			n, err := r.file.Grow(ctx, rb, r.layoutProgress, r.env.Log)
-			r.out.BytesWritten += n
+			r.rec.BytesWritten += n
 			if err != nil {
 				return 0, 0, err
 			}
@@ -385,9 +365,9 @@ func (r *runner) prepareRegion(ctx context.Context, t Test, allowance int64) (re
 
 // runRepeated runs test t until stats.StopRule is satisfied, after a discarded warm-up, and
 // summarises the runs as one record.Test (nil when nothing was measured).
-func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64) (*record.Test, error) {
-	budget := testBudget(t, r.p.MaxDuration, time.Since(r.start), budgetsFrom(r.p.Tests[i:]))
-	rule := stats.StopRule{TargetCI95Pct: TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: budget}
+func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowance int64) (*record.Test, error) {
+	budget := profile.TestBudget(t, r.p.MaxDuration, time.Since(r.start), profile.BudgetsFrom(r.p.Tests[i:]))
+	rule := stats.StopRule{TargetCI95Pct: profile.TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: budget}
 	testStart := time.Now()
 	region, rb, err := r.prepareRegion(ctx, t, allowance)
 	if err != nil {
@@ -413,7 +393,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 		}
 		res, err := engine.Run(ctx, r.spec(t, region, rb, runTime, ramp, runEvent(phase, run)))
 		if res != nil {
-			r.out.BytesWritten += res.BytesWritten
+			r.rec.BytesWritten += res.BytesWritten
 			testWritten += res.BytesWritten
 		}
 		return res, err
@@ -435,7 +415,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 			writeRate = float64(res.Bytes) / res.DurationS
 		}
 	}
-	ramp := rampFor(t, rb, writeRate)
+	ramp := profile.RampFor(t, rb, writeRate)
 	var results []*engine.Result
 	var values []float64
 	var runErr error
@@ -470,49 +450,57 @@ func (r *runner) runRepeated(ctx context.Context, i int, t Test, allowance int64
 	}
 	rt := r.summarise(t, results, values)
 	if rt.Runs < t.MinRuns && runErr == nil {
-		r.out.Warnings = append(r.out.Warnings, fmt.Sprintf("%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond)))
+		r.warn(WarnFewRuns, "%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond))
 	}
 	return rt, runErr
 }
 
 // primary is the figure of a run that its test is about.
-func primary(t Test, res *engine.Result) float64 {
-	if t.Primary == PrimaryIOPS {
+func primary(t profile.Test, res *engine.Result) float64 {
+	if t.Primary == profile.PrimaryIOPS {
 		return res.IOPS
 	}
 	return res.MBPerS
 }
 
-// summarise builds the record of a test from its runs: the figures of the median run, the
-// interval of the median, every run's value, the series of the longest run.
-func (r *runner) summarise(t Test, results []*engine.Result, values []float64) *record.Test {
+// summarise builds the record of a test from its runs: the figures, latency, duration,
+// bytes, series and CPU share of the median run (so all come from one real run), the interval
+// of the median, and every run's value.
+func (r *runner) summarise(t profile.Test, results []*engine.Result, values []float64) *record.Test {
 	sum := stats.Summarize(values)
-	med := medianIndex(values)
-	m := results[med]
+	m := results[medianIndex(values)]
+	rt := r.testRecord(t, m)
+	rt.CI95Pct, rt.Runs, rt.RunValues = sum.CI95Pct, len(results), slices.Clone(values)
+	for _, w := range stats.Warnings(sum, profile.TargetCI95Pct) {
+		switch {
+		case w.Code == stats.WarnNoisy:
+			// Said once, by the test's noisy flag and the noisy finding.
+			rt.Noisy = true
+		case w.Code != stats.WarnSingleRun || t.MaxRuns > 1:
+			r.warn(w.Code, "%s: %s", t.Name, w.Message)
+		}
+	}
+	return rt
+}
+
+// testRecord is the record of test t with the figures of run m.
+func (r *runner) testRecord(t profile.Test, m *engine.Result) *record.Test {
 	rt := &record.Test{Name: t.Name, Op: string(t.Pattern), BS: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
 		Engine: string(m.Engine), Direct: !t.Buffered, IOPS: m.IOPS, MBPerS: m.MBPerS, MiBPerS: m.MiBPerS,
-		Primary: t.Primary, LatUS: latency(m.LatUS), CI95Pct: sum.CI95Pct, Runs: len(results),
-		RunValues: slices.Clone(values)}
-	longest := results[0]
-	for _, res := range results {
-		rt.DurationS += res.DurationS
-		rt.Bytes += res.Bytes
-		if res.DurationS > longest.DurationS {
-			longest = res
-		}
-	}
-	rt.Series = longest.Series
-	for _, w := range stats.Warnings(sum, TargetCI95Pct) {
-		if w.Code == stats.WarnNoisy {
-			rt.Noisy = true
-		}
-		if w.Code != stats.WarnSingleRun || t.MaxRuns > 1 {
-			r.out.Warnings = append(r.out.Warnings, t.Name+": "+w.Message)
-		}
-	}
+		Primary: t.Primary, LatUS: latency(m.LatUS), Runs: 1, RunValues: []float64{primary(t, m)},
+		DurationS: m.DurationS, Bytes: m.Bytes, Series: m.Series, CPUPct: cpuPct(m)}
 	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
-	r.out.note(t.Name, m)
+	r.notes.add(m.EngineNote, t.Name)
 	return rt
+}
+
+// cpuPct is the CPU time a run used per second of its own measured duration (100 = one core
+// busy all along).
+func cpuPct(res *engine.Result) float64 {
+	if res.DurationS <= 0 {
+		return 0
+	}
+	return (res.CPU.UsrS + res.CPU.SysS) / res.DurationS * 100
 }
 
 // medianIndex is the index of the run whose value is the median (the lower middle one for

@@ -1,4 +1,4 @@
-package profile
+package runner
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/profile"
 )
 
 // expectedOnMicroSD is what a test of this shape must measure on the emulated card: the
 // tighter of its IOPS and bandwidth limits. ok is false where the emulation itself cannot
 // give the limit: blk-throttle counts a split bio twice, so blocks above 512 KiB at QD > 1
-// (and 1 MiB through io_uring at any depth) read at a fraction of it (shared/STACK.md); those
+// (and 1 profile.MiB through io_uring at any depth) read at a fraction of it (shared/STACK.md); those
 // are checked against fio on the same device instead.
 func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS float64, ok bool) {
 	if bs > 512<<10 && (qd > 1 || eng == string(engine.EngineIOUring)) {
@@ -33,7 +34,7 @@ func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS f
 // the same job shape on the same device within ±5%.
 func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
 	needLab(t)
-	// CrystalDiskMark's sets use a 1 GiB test file: the card needs room for it.
+	// CrystalDiskMark's sets use a 1 profile.GiB test file: the card needs room for it.
 	d := lab.NewDrive(t, lab.Spec{Name: "every", SizeMB: 2048, FS: "ext4",
 		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
 	rep, err := probe.Probe(d.Mnt, probe.Options{})
@@ -44,7 +45,7 @@ func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
 	// RND4K Q32T1/Q1T1) are measured here by cdm-nvme and cdm. It passed on 2026-11-22.
 	for _, name := range []string{"sbc-reviews", "cdm", "cdm-nvme", "a1", "a2"} {
 		t.Run(name, func(t *testing.T) {
-			p, err := ByName(name)
+			p, err := profile.ByName(name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package server
+package upload
 
 import (
 	"bytes"
@@ -12,6 +12,10 @@ import (
 	"time"
 )
 
+// MaxRecordBytes is the largest record a results server accepts (server.MaxBodyBytes; the
+// server's tests check the two agree).
+const MaxRecordBytes = 1 << 20
+
 // Submit uploads one result record (JSON as `iomark run --json` prints it) to the results server
 // at serverURL and returns the stored result's id and permalink. Any key named "hostname" is
 // removed first, at any depth: hostnames are never sent; nor are paths that may hold a user
@@ -22,11 +26,11 @@ func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink st
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", "", fmt.Errorf("submit: %q is not a server URL: give http(s)://host[:port]", serverURL)
 	}
-	body, err := stripHostnames(rec)
+	body, err := stripPrivate(rec)
 	if err != nil {
 		return "", "", fmt.Errorf("submit: %w", err)
 	}
-	if len(body) > MaxBodyBytes {
+	if len(body) > MaxRecordBytes {
 		return "", "", fmt.Errorf("submit: the record is %d bytes, above the server's 1 MiB limit", len(body))
 	}
 	endpoint := u.String() + "/api/v1/results"
@@ -43,7 +47,9 @@ func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink st
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		var e apiError
+		var e struct {
+			Error string `json:"error"`
+		}
 		msg := strings.TrimSpace(string(answer))
 		if json.Unmarshal(answer, &e) == nil && e.Error != "" {
 			msg = e.Error
@@ -53,16 +59,19 @@ func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink st
 		}
 		return "", "", fmt.Errorf("submit: the server refused the record (%s): %s", resp.Status, msg)
 	}
-	var ok submitted
+	var ok struct {
+		ID  string `json:"id"`
+		URL string `json:"url"`
+	}
 	if err := json.Unmarshal(answer, &ok); err != nil || ok.ID == "" || ok.URL == "" {
 		return "", "", fmt.Errorf("submit: %s answered %s without an id and url: is it an iomark server?", endpoint, resp.Status)
 	}
 	return ok.ID, ok.URL, nil
 }
 
-// stripHostnames removes every "hostname" key from a JSON object, keeping the rest as a JSON
-// value (numbers as written).
-func stripHostnames(rec []byte) ([]byte, error) {
+// stripPrivate removes every "hostname" key of a JSON object at any depth, and the paths of
+// privatePaths, keeping the rest as a JSON value (numbers as written).
+func stripPrivate(rec []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(rec))
 	dec.UseNumber()
 	var v any

@@ -1,15 +1,16 @@
-package record
+package runstore
 
 import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/store"
 )
 
-// StoreRow maps a record to the store's indexed columns and per-test rows, with the full
-// record as JSON. source is store.SourceLocal, SourceSubmitted or SourcePublished.
-func (r *Run) StoreRow(source string) (store.Run, []store.Test, error) {
+// Row maps a record to the store's indexed columns and per-test rows, with the full record as
+// JSON. source is store.SourceLocal, SourceSubmitted or SourcePublished.
+func Row(r *record.Run, source string) (store.Run, []store.Test, error) {
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return store.Run{}, nil, fmt.Errorf("encoding run %s: %w", r.ID, err)
@@ -43,16 +44,4 @@ func (r *Run) StoreRow(source string) (store.Run, []store.Test, error) {
 		tests = append(tests, st)
 	}
 	return row, tests, nil
-}
-
-// Decode reads a record from JSON, refusing a newer schema than this iomark knows.
-func Decode(data []byte) (*Run, error) {
-	var r Run
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("not a result record: %w", err)
-	}
-	if r.SchemaVersion > SchemaVersion {
-		return nil, fmt.Errorf("result record schema %d is newer than this iomark knows (%d): upgrade iomark", r.SchemaVersion, SchemaVersion)
-	}
-	return &r, nil
 }

@@ -1,4 +1,4 @@
-package cli
+package runner
 
 import (
 	"crypto/sha256"
@@ -12,16 +12,17 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// newRecord starts the result record of a run from what the probe found.
-func newRecord(rep *probe.Report, profile, target, kind string, now time.Time) (*record.Run, error) {
+// newRecord starts the result record of a run of profile on env's target, from what the
+// probe found.
+func newRecord(env Env, profile string, now time.Time) (*record.Run, error) {
 	id, err := record.NewID()
 	if err != nil {
 		return nil, err
 	}
 	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: now.UTC().Truncate(time.Millisecond),
-		ToolVersion: Version(), ToolCommit: Commit(), Profile: profile,
-		Target: record.Target{Path: target, Kind: kind}, Tests: []record.Test{}, Findings: []advice.Finding{}}
-	if rep != nil {
+		ToolVersion: env.ToolVersion, ToolCommit: env.ToolCommit, Profile: profile, PriceUSD: env.PriceUSD,
+		Target: record.Target{Path: env.Target}, Tests: []record.Test{}, Findings: []record.Finding{}}
+	if rep := env.Probe; rep != nil {
 		r.Host, r.Device, r.Link = rep.Board, rep.Device, rep.Link
 		r.USB, r.SD, r.NVMe, r.SATA = rep.USB, rep.SD, rep.NVMe, rep.SATA
 		r.Mount, r.Partition, r.Queue = rep.Mount, rep.Partition, rep.Queue
@@ -70,32 +71,25 @@ func fingerprint(rep *probe.Report) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// runFacts gives the run-time rules what they judge.
-func runFacts(r *record.Run, cpus int) advice.RunFacts {
-	f := advice.RunFacts{CeilingMBPerS: r.CeilingMBPerS, CPUs: cpus}
-	if r.Ceiling != nil {
-		f.CeilingBasis = r.Ceiling.Basis
+// finish completes the record once the tests are done: scores, the profile's check, and the
+// findings on the target and the figures, worst first within each.
+func (r *runner) finish() {
+	rec := r.rec
+	rec.DurationS = time.Since(r.start).Seconds()
+	if rec.Tests == nil {
+		rec.Tests = []record.Test{}
 	}
-	for _, t := range r.Tests {
-		tf := advice.TestFacts{Name: t.Name, MBPerS: t.MBPerS, CI95Pct: t.CI95Pct, Noisy: t.Noisy,
-			CPUPct: t.CPUPct, Threads: t.Jobs}
-		if t.Engine == "psync" {
-			tf.Threads = t.QD * t.Jobs
-		}
-		if s := t.Sustained; s != nil && s.CliffFound && s.ThermalSuspect {
-			tf.ThermalDrop, tf.DropPct, tf.CliffAtSeconds = true, s.DropPct, s.CliffAtS
-		}
-		f.Tests = append(f.Tests, tf)
+	if r.p.Score != nil {
+		rec.Scores = r.p.Score(rec.Tests)
 	}
-	for _, s := range r.Sensors {
-		if s.Throttled != "" {
-			f.Throttled = append(f.Throttled, s.Throttled)
-		}
-		for i := range f.Tests {
-			if s.DriveTempC != nil && s.Test == f.Tests[i].Name && *s.DriveTempC > f.Tests[i].MaxDriveTempC {
-				f.Tests[i].MaxDriveTempC = *s.DriveTempC
-			}
+	rec.Warnings = append(rec.Warnings, r.notes.warnings()...)
+	if r.p.Check != nil && !rec.Interrupted {
+		rec.Warnings = append(rec.Warnings, r.p.Check(rec.Tests, r.env.Probe)...)
+	}
+	for i := range rec.Tests {
+		if s := rec.Tests[i].Sustained; s != nil {
+			s.ThermalSuspect = advice.ThermalSuspect(rec, &rec.Tests[i])
 		}
 	}
-	return f
+	rec.Findings = append(advice.Evaluate(r.env.Probe), advice.EvaluateRun(rec)...)
 }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// measuring are the packages a run flows through below the database (DESIGN.md, "Data flow"),
+// and the upload client: none of them may link a database driver or migration library, so a
+// build of them (and the tests of anything that imports them) stays free of SQLite,
+// PostgreSQL and goose.
+var measuring = []string{"record", "engine", "profile", "report", "runner", "advice", "stats", "probe", "upload"}
+
+// databaseCode are import paths, or prefixes of them, that only database code needs.
+var databaseCode = []string{
+	"database/sql", // the package drivers plug into (database/sql/driver, its interfaces, is no driver)
+	"modernc.org/sqlite", "modernc.org/libc",
+	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/lib/pq", "github.com/mattn/go-sqlite3",
+	"github.com/pressly/goose",
+	"github.com/iomark/iomark/internal/store", "github.com/iomark/iomark/internal/runstore",
+	"github.com/iomark/iomark/internal/testpg",
+}
+
+// TestMeasuringPackagesLinkNoDatabase runs `go list -deps` on each measuring package and fails
+// naming the offending import path and how it got in.
+func TestMeasuringPackagesLinkNoDatabase(t *testing.T) {
+	for _, name := range measuring {
+		pkg := "github.com/iomark/iomark/internal/" + name
+		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		importers := map[string]string{} // a dependency and one package that imports it
+		var deps []string
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			fields := strings.Fields(line)
+			if len(fields) == 0 {
+				continue
+			}
+			deps = append(deps, fields[0])
+			for _, imp := range fields[1:] {
+				if _, ok := importers[imp]; !ok {
+					importers[imp] = fields[0]
+				}
+			}
+		}
+		for _, dep := range deps {
+			if isDatabaseCode(dep) {
+				t.Errorf("%s depends on database code: %s (imported by %s)", pkg, dep, importers[dep])
+			}
+		}
+	}
+}
+
+func isDatabaseCode(path string) bool {
+	for _, p := range databaseCode {
+		if path == p || strings.HasPrefix(path, p+"/") && path != "database/sql/driver" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestIsDatabaseCode pins what the dependency test flags, so a typo there cannot make it pass
+// vacuously.
+func TestIsDatabaseCode(t *testing.T) {
+	for path, want := range map[string]bool{
+		"database/sql": true, "database/sql/driver": false, "modernc.org/sqlite": true,
+		"modernc.org/sqlite/lib": true, "github.com/jackc/pgx/v5/stdlib": true, "github.com/pressly/goose/v3": true,
+		"github.com/iomark/iomark/internal/store": true, "github.com/iomark/iomark/internal/stats": false,
+		"github.com/google/uuid": false,
+	} {
+		if got := isDatabaseCode(path); got != want {
+			t.Errorf("isDatabaseCode(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// Package runner runs a profile through the engine and returns a finished result record.
+//
+// Run lays out one shared test file on a directory target, applies the profile's plans
+// (package profile: budgets, byte bounds, ramps) to each test, repeats it until its 95%
+// confidence interval is tight or its budget is spent (package stats), samples sensors once
+// a second, and assembles the record.Run: the target and what the probe found, the settings
+// fingerprint, each test's figures from its median run (CPU share included), the sustained
+// analysis, scores, warnings and findings (package advice).
+//
+// What it must not do: print (progress goes to Env.Progress, notes to Env.Log), store or
+// export the record, judge figures itself (advice does), or leave its test file behind — on
+// success, error and cancellation alike it removes the file it created. It never writes to
+// a block device unless Env.Destructive and Env.Confirm name it (the engine enforces it too).
+package runner

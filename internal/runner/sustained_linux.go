@@ -1,0 +1,110 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/stats"
+)
+
+// runSustained writes once across a fresh region, one series point a second, stopping at the
+// size or time bound, or once the rate after a cliff has settled.
+func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*record.Test, error) {
+	ss := t.Sustained
+	budget := profile.TestBudget(t, r.p.MaxDuration, time.Since(r.start), profile.BudgetsFrom(r.p.Tests[i:]))
+	dur := min(ss.MaxDuration, budget)
+	region, err := r.sustainedRegion(t, ss)
+	if err != nil {
+		return nil, err
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var live []float64
+	steadyStop := false
+	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
+		live = append(live, pr.MBPerS)
+		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
+			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1)})
+		if stats.SettledAfterCliff(live, int(ss.SteadyAfterCliff.Seconds())) {
+			steadyStop = true
+			cancel()
+		}
+	})
+	spec.SeriesInterval = time.Second
+	res, err := engine.Run(cctx, spec)
+	if res != nil {
+		r.rec.BytesWritten += res.BytesWritten
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	var runErr error
+	if res.Interrupted && ctx.Err() != nil {
+		runErr = ctx.Err()
+	}
+	if res.IOs == 0 {
+		return nil, runErr
+	}
+	rt := r.testRecord(t, res)
+	rt.Sustained = sustained(res)
+	if steadyStop {
+		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, engine.FormatSize(res.Bytes-res.Bytes%profile.MiB))
+	}
+	return rt, runErr
+}
+
+// sustainedRegion is the byte range the write covers: fresh space a copy would allocate.
+func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int64, error) {
+	bs := int64(t.BlockSize)
+	region := ss.MaxBytes
+	switch {
+	case r.file != nil:
+		var st unix.Statfs_t
+		if err := unix.Statfs(filepath.Dir(r.file.Path), &st); err != nil {
+			return 0, fmt.Errorf("free space of %s: %w", filepath.Dir(r.file.Path), err)
+		}
+		free := int64(st.Bavail)*int64(st.Bsize) + r.file.SizeBytes - ss.FreeMarginBytes
+		region = min(region, free)
+		if region < 64*profile.MiB {
+			return 0, fmt.Errorf("%s has too little free space for a sustained write (%s left after keeping %s free): free some space or pick another directory",
+				filepath.Dir(r.file.Path), engine.FormatSize(max(region, 0)-max(region, 0)%profile.MiB), engine.FormatSize(ss.FreeMarginBytes))
+		}
+		region -= region % bs
+		// Sparse: the write allocates as it goes, as a copy does, and nothing is laid out.
+		if err := os.Truncate(r.file.Path, region); err != nil {
+			return 0, fmt.Errorf("sizing the test file %s: %w", r.file.Path, err)
+		}
+		r.file.SizeBytes, r.workingSet = region, region
+	case r.rec.Target.Kind == "block":
+		if r.env.Probe != nil && r.env.Probe.Device != nil && r.env.Probe.Device.CapacityBytes > 0 {
+			region = min(region, int64(r.env.Probe.Device.CapacityBytes))
+		}
+	default:
+		if fi, err := os.Stat(r.target); err == nil && fi.Size() > 0 {
+			region = min(region, fi.Size())
+		}
+	}
+	return region - region%bs, nil
+}
+
+// sustained is the record of a sustained write's analysis (stats.AnalyseSustained); whether
+// heat is a suspect is advice's judgement, set when the record is finished.
+func sustained(res *engine.Result) *record.Sustained {
+	endS, mbPerS := make([]float64, len(res.Series)), make([]float64, len(res.Series))
+	for i, p := range res.Series {
+		endS[i], mbPerS[i] = p.TS, p.MBPerS
+	}
+	a := stats.AnalyseSustained(endS, mbPerS)
+	return &record.Sustained{CliffFound: a.CliffFound, CliffAtBytes: a.CliffAtBytes, CliffAtS: a.CliffAtS,
+		BeforeMBPerS: a.BeforeMBPerS, AfterMBPerS: a.AfterMBPerS, DropPct: a.DropPct,
+		SteadyState: a.SteadyState, SteadyMBPerS: a.SteadyMBPerS, WrittenBytes: res.Bytes}
+}

@@ -1,0 +1,55 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/iomark/iomark/internal/record"
+)
+
+// Codes of the warnings the runner adds to a record (docs/result-record.md lists them with
+// stats' "single-run" and "outliers" and profile's "app-class").
+const (
+	// WarnWriteSkipped: a write test was not run on a block device given without
+	// --destructive.
+	WarnWriteSkipped = "write-skipped"
+	// WarnFewRuns: a test's budget ran out before its minimum number of repetitions.
+	WarnFewRuns = "few-runs"
+	// WarnEngine: the engine fell back or gave something up (psync where io_uring is
+	// unavailable, unregistered buffers), as engine.Result.EngineNote says.
+	WarnEngine = "engine-note"
+)
+
+func (r *runner) warn(code, format string, args ...any) {
+	r.rec.Warnings = append(r.rec.Warnings, record.Warning{Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// engineNotes gathers the engine's notes of the reported runs, each with the tests it held
+// for, so that one cause is reported once.
+type engineNotes struct {
+	order []string
+	tests map[string][]string
+}
+
+func (n *engineNotes) add(note, test string) {
+	if note == "" {
+		return
+	}
+	if n.tests == nil {
+		n.tests = map[string][]string{}
+	}
+	if _, ok := n.tests[note]; !ok {
+		n.order = append(n.order, note)
+	}
+	n.tests[note] = append(n.tests[note], test)
+}
+
+// warnings are the notes as warnings, in the order first seen.
+func (n *engineNotes) warnings() []record.Warning {
+	var out []record.Warning
+	for _, note := range n.order {
+		out = append(out, record.Warning{Code: WarnEngine,
+			Message: fmt.Sprintf("%s (%s)", note, strings.Join(n.tests[note], ", "))})
+	}
+	return out
+}

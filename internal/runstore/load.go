@@ -1,0 +1,113 @@
+package runstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/store"
+)
+
+// ShortID is a run id as people type it: its last 12 hex digits, unique enough in one
+// database (Find accepts any unique end of an id).
+func ShortID(id string) string {
+	if len(id) > 12 {
+		return id[len(id)-12:]
+	}
+	return id
+}
+
+// Load finds a saved run as Find does and decodes its record.
+func Load(ctx context.Context, st *store.Store, ref string) (*record.Run, error) {
+	row, err := Find(ctx, st, ref)
+	if err != nil {
+		return nil, err
+	}
+	return record.Decode(row.Record)
+}
+
+// Find returns a saved run, its record as stored, by its full id or a unique end of it (what
+// `iomark history` prints); "" or "latest" is the newest run.
+func Find(ctx context.Context, st *store.Store, ref string) (store.Run, error) {
+	ref = strings.TrimSpace(strings.ToLower(ref))
+	if ref == "" || ref == "latest" {
+		runs, err := st.ListRuns(ctx, store.Filter{Limit: 1, WithRecord: true})
+		if err != nil {
+			return store.Run{}, fmt.Errorf("reading the results database: %w", err)
+		}
+		if len(runs) == 0 {
+			return store.Run{}, errors.New("no runs saved yet: `iomark run` measures the current directory and saves the result")
+		}
+		return runs[0], nil
+	}
+	if run, _, err := st.GetRun(ctx, ref); err == nil {
+		return run, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.Run{}, fmt.Errorf("reading run %s: %w", ref, err)
+	}
+	var match []store.Run
+	for offset := 0; ; offset += store.MaxLimit {
+		runs, err := st.ListRuns(ctx, store.Filter{Limit: store.MaxLimit, Offset: offset})
+		if err != nil {
+			return store.Run{}, fmt.Errorf("reading the results database: %w", err)
+		}
+		for _, r := range runs {
+			if strings.HasSuffix(r.ID, ref) {
+				match = append(match, r)
+			}
+		}
+		if len(runs) < store.MaxLimit {
+			break
+		}
+	}
+	switch len(match) {
+	case 0:
+		return store.Run{}, fmt.Errorf("no saved run matches %q: `iomark history` lists them", ref)
+	case 1:
+		run, _, err := st.GetRun(ctx, match[0].ID)
+		if err != nil {
+			return store.Run{}, fmt.Errorf("reading run %s: %w", match[0].ID, err)
+		}
+		return run, nil
+	}
+	return store.Run{}, fmt.Errorf("%q matches %d runs: give more of the id", ref, len(match))
+}
+
+// Earlier are the saved runs of the same drive before run, newest first.
+func Earlier(ctx context.Context, st *store.Store, run *record.Run) ([]*record.Run, error) {
+	key := run.DeviceKey()
+	if key == "" {
+		return nil, nil
+	}
+	rows, err := st.ListRuns(ctx, store.Filter{Limit: store.MaxLimit, DeviceKey: key, WithRecord: true})
+	if err != nil {
+		return nil, fmt.Errorf("reading the results database: %w", err)
+	}
+	var out []*record.Run
+	for _, r := range rows {
+		if r.ID == run.ID || !r.CreatedAt.Before(run.CreatedAt) {
+			continue
+		}
+		rec, err := record.Decode(r.Record)
+		if err != nil {
+			continue // a record this iomark cannot read is not compared
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// Save keeps a record in st with its indexed columns (Row); source is store.SourceLocal,
+// SourceSubmitted or SourcePublished.
+func Save(ctx context.Context, st *store.Store, r *record.Run, source string) error {
+	row, tests, err := Row(r, source)
+	if err != nil {
+		return err
+	}
+	if err := st.SaveRun(ctx, row, tests); err != nil {
+		return fmt.Errorf("saving run %s: %w", r.ID, err)
+	}
+	return nil
+}
