@@ -219,3 +219,52 @@ func TestInfoGeometry(t *testing.T) {
 		t.Errorf("--geometry wrote %d times", d.Card.Counters().Writes)
 	}
 }
+
+// TestVerifyFillKilled kills a fill with SIGKILL (no clean-up possible) part way: the next
+// verify of the directory removes what the killed one left.
+func TestVerifyFillKilled(t *testing.T) {
+	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("mkfs.ext4 missing")
+		}
+		t.Skip("mkfs.ext4 missing")
+	}
+	d := upCard(t, lab.CardSpec{ClaimedBytes: 256 << 20, WriteMBps: 40})
+	if b, err := exec.Command("mkfs.ext4", "-q", "-F", d.Dev).CombinedOutput(); err != nil {
+		t.Fatalf("mkfs: %v %s", err, b)
+	}
+	mnt := t.TempDir()
+	if b, err := exec.Command("mount", d.Dev, mnt).CombinedOutput(); err != nil {
+		t.Fatalf("mount: %v %s", err, b)
+	}
+	defer exec.Command("umount", mnt).Run()
+	db := filepath.Join(t.TempDir(), "results.db")
+	cmd := exec.Command(os.Args[0], "verify", mnt, "--size", "128M", "--db", db)
+	cmd.Env = append(os.Environ(), cliMainEnv+"=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for i := 0; i < 200 && len(left) == 0; i++ {
+		time.Sleep(50 * time.Millisecond)
+		left, _ = filepath.Glob(filepath.Join(mnt, ".iomark-verify-*", "0000.bin"))
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if len(left) == 0 {
+		t.Fatal("the fill never created its first file")
+	}
+	code, out, errOut := runCLI(t, "verify", mnt, "--size", "16M", "--json", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m struct {
+		Fill struct {
+			Swept int `json:"swept"`
+		} `json:"fill"`
+	}
+	json.Unmarshal([]byte(out), &m)
+	if rest, _ := filepath.Glob(filepath.Join(mnt, ".iomark-verify-*")); len(rest) > 0 || m.Fill.Swept == 0 {
+		t.Errorf("after the next verify: left %v, swept %d", rest, m.Fill.Swept)
+	}
+}
