@@ -26,19 +26,24 @@ func (p *prober) readHead() error {
 
 func (p *prober) headEnd() int64 { return min(int64(headBytes), p.size) }
 
-// checkHead reads the head again: a block that read fine before the first write and fails
-// now means the device is dying or went away.
+// checkHead reads the first block of the head that read fine before the first write
+// again: failing now, the device is dying or went away.
 func (p *prober) checkHead() error {
-	failing := int64(-1)
-	err := p.readRegion(p.headEnd(), func(int64, []byte) {}, func(off int64) {
-		if p.headOK[off] && failing < 0 {
-			failing = off
+	for off := int64(0); off < p.headEnd(); off += p.block {
+		if !p.headOK[off] {
+			continue
 		}
-	})
-	if err == nil && failing >= 0 {
-		err = fmt.Errorf("%w: byte %d read fine before the first write and now fails — the device is dying or was pulled out", errFailing, failing)
+		_, err := p.io.read(off, int(p.block))
+		switch {
+		case err == nil:
+			return nil
+		case isMediaError(err) || isGone(err):
+			return fmt.Errorf("%w: byte %d read fine before the first write and now fails — the device is dying or was pulled out", errFailing, off)
+		default:
+			return p.fatal(err)
+		}
 	}
-	return err
+	return nil
 }
 
 // readRegion reads [0, end) in chunks and calls each for every block read, bad for every
