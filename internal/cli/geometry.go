@@ -41,6 +41,9 @@ func runGeometry(cmd *cobra.Command, target string, o probe.Options, asJSON bool
 		if rep.SD.PreferredEraseBytes > 0 {
 			hints = append(hints, flash.RegisterHint{Name: "preferred_erase_size (kernel)", Bytes: int64(rep.SD.PreferredEraseBytes)})
 		}
+		if rep.SD.EraseSectorBytes > 0 {
+			hints = append(hints, flash.RegisterHint{Name: "CSD SECTOR_SIZE (erase sector)", Bytes: int64(rep.SD.EraseSectorBytes)})
+		}
 	} else if b.PreferredEraseBytes > 0 {
 		hints = append(hints, flash.RegisterHint{Name: "preferred_erase_size (kernel)", Bytes: b.PreferredEraseBytes})
 	}

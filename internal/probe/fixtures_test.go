@@ -212,6 +212,10 @@ func TestProbeSDDetails(t *testing.T) {
 	if s.CapacityBytes != 63864569856 || s.Suspect {
 		t.Errorf("capacity %d suspect %v %v", s.CapacityBytes, s.Suspect, s.SuspectReasons)
 	}
+	// An SDXC card's CSD fixes SECTOR_SIZE at 64 KiB: no erase sector is claimed.
+	if s.EraseSectorBytes != 0 {
+		t.Errorf("erase sector %d from an SDXC card's CSD", s.EraseSectorBytes)
+	}
 	if s.CommandQueue == nil || *s.CommandQueue {
 		t.Errorf("command queue = %v, want false (of_node without supports-cqe)", s.CommandQueue)
 	}

@@ -35,6 +35,9 @@ func readMMC(o Options, cardDir string) (*SD, Hop, string) {
 		csd, csdErr := sdreg.DecodeCSD(readString(filepath.Join(cardDir, "csd")))
 		if csdErr == nil {
 			sd.CapacityBytes = csd.CapacityBytes
+			if csd.Structure == sdreg.CSDv1 && csd.WriteBlLen >= 9 && csd.WriteBlLen <= 11 {
+				sd.EraseSectorBytes = uint64(csd.SectorSize) << uint(csd.WriteBlLen)
+			}
 		}
 		if cidErr == nil && csdErr == nil {
 			sd.Suspect, sd.SuspectReasons = sdreg.Suspect(cid, csd)
