@@ -118,8 +118,22 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	progress := newVerifyProgress(stderr)
+	// finished is closed before stop() cancels ctx (defers run last first), so the end of a
+	// verify is never announced as an interruption (seen on a slow guest: "interrupted" after
+	// a verdict).
+	finished := make(chan struct{})
+	defer close(finished)
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-finished:
+			return
+		case <-ctx.Done():
+		}
+		select {
+		case <-finished:
+			return
+		default:
+		}
 		if cmd.Context().Err() == nil {
 			progress.note("interrupted: stopping and putting back what was overwritten — wait for it to finish")
 		}
