@@ -224,7 +224,7 @@ func readRecoveryFile(data []byte) (sizeBytes int64, blocks []saved, err error) 
 		if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
 			return 0, nil, bad("short entry")
 		}
-		if n == 0 || n > maxRecoveryBlockBytes || n%SectorBytes != 0 || off%SectorBytes != 0 || off+uint64(n) > size || int(n) > r.Len() {
+		if n == 0 || n > maxRecoveryBlockBytes || n%SectorBytes != 0 || off%SectorBytes != 0 || off > size || uint64(n) > size-off || int(n) > r.Len() {
 			return 0, nil, bad(fmt.Sprintf("entry %d: %d bytes at %d", i, n, off))
 		}
 		b := make([]byte, n)
