@@ -40,7 +40,7 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 	total := free - margin
 	if o.SizeBytes > 0 {
 		if o.SizeBytes > total {
-			return nil, fmt.Errorf("%s has %s free; --size %s does not fit with the %s margin left free: give a smaller --size", o.Dir, sizeText(free), sizeText(o.SizeBytes), sizeText(margin))
+			return nil, fmt.Errorf("%s has %s free; iomark verify --size %s does not fit with the %s margin left free: give a smaller --size", o.Dir, sizeText(free), sizeText(o.SizeBytes), sizeText(margin))
 		}
 		total = o.SizeBytes
 	}

@@ -38,7 +38,7 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 	}
 	for i, r := range res.BadRegions {
 		if i == 8 {
-			p("  … %d more bad regions (--json lists them)", len(res.BadRegions)-i)
+			p("  … %d more bad regions (iomark verify --json lists them)", len(res.BadRegions)-i)
 			break
 		}
 		where := "somewhere in"
@@ -111,7 +111,7 @@ func rateSpread(s []flash.SeriesPoint) string {
 	if lo.WriteMBPerS <= 0 || hi.WriteMBPerS < 1.5*lo.WriteMBPerS {
 		return ""
 	}
-	return fmt.Sprintf("write rate by position: %.1f MB/s at %s, %.1f MB/s at %s (an SLC cache filling shows this way; --json has the series)",
+	return fmt.Sprintf("write rate by position: %.1f MB/s at %s, %.1f MB/s at %s (an SLC cache filling shows this way; iomark verify --json has the series)",
 		hi.WriteMBPerS, fmtBytes(hi.OffsetBytes), lo.WriteMBPerS, fmtBytes(lo.OffsetBytes))
 }
 
