@@ -43,7 +43,7 @@ type verifyOut struct {
 // inside it, and a disk that dies under the probe (its table swapped to dm-error once the
 // probe has written). Each is caught, the non-destructive probe leaves the first two
 // byte-identical, and the dying one is made byte-identical again by `--restore` from the
-// recovery file the probe saved. One boot of q35-faults: 1m45-2m20 under TCG on this
+// recovery file the probe saved. One boot of q35-faults: 1m25-2m20 under TCG on this
 // machine at load 6-15 (a bare boot there takes about a minute).
 func TestVerifyDeviceMapper(t *testing.T) {
 	t.Parallel()
