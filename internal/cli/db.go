@@ -5,13 +5,17 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/iomark/iomark/internal/store"
 )
 
 // addDBFlag adds --db to a command that reads or writes the local results database.
-func addDBFlag(cmd *cobra.Command, dsn *string) {
-	cmd.Flags().StringVar(dsn, "db", "", "results database: sqlite:PATH, a file path, or postgres://… (default: the XDG data dir, iomark/results.db)")
+func addDBFlag(cmd *cobra.Command, dsn *string) { addDBFlagTo(cmd.Flags(), dsn) }
+
+// addDBFlagTo adds --db to a flag set (a command's persistent flags: its subcommands' too).
+func addDBFlagTo(fs *pflag.FlagSet, dsn *string) {
+	fs.StringVar(dsn, "db", "", "results database: sqlite:PATH, a file path, or postgres://… (default: the XDG data dir, iomark/results.db)")
 }
 
 // openStore opens the results database named by dsn, or the default one.

@@ -122,8 +122,9 @@ returns a result to the server's own verdict. A running server notices within a 
 		set("hide", "Take a result out of every list, ranking and page (its pages answer 410)", store.ModerationHidden, "hidden"),
 		set("unhide", "Return a result to the server's own verdict (listed unless doubted)", store.ModerationAuto, "back to the server's verdict"),
 		set("approve", "List a result the server doubts anyway", store.ModerationApproved, "approved")}
+	// The same --db as iomark serve's, given to moderate or after any of its subcommands.
+	addDBFlagTo(cmd.PersistentFlags(), &dsn)
 	for _, sub := range subs {
-		addDBFlag(sub, &dsn) // the same --db as iomark serve's
 		cmd.AddCommand(sub)
 	}
 	return cmd

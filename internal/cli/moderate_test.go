@@ -39,7 +39,7 @@ func TestModerate(t *testing.T) {
 	if code, out, errOut = runCLI(t, "moderate", "approve", "doubted-run", "--db", db); code != 0 || !strings.Contains(out, "it is listed") {
 		t.Fatalf("approve: exit %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runCLI(t, "moderate", "flagged", "--db", db, "--json")
+	code, out, _ = runCLI(t, "moderate", "--db", db, "flagged", "--json") // --db before the subcommand too
 	var rows []struct {
 		ID         string          `json:"id"`
 		Listed     bool            `json:"listed"`

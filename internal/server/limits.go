@@ -119,6 +119,10 @@ var uploadLimits = map[string]limit{
 	"sd.timing":          text(32),
 	"sd.clock_hz":        rng(0, 1e10),
 	"sd.bus_width_bits":  rng(0, 64),
+	// Issue 12's erase-block hints (SSR AU_SIZE, CSD SECTOR_SIZE, preferred_erase_size).
+	"sd.au_size_bytes":         bytesLim,
+	"sd.erase_sector_bytes":    bytesLim,
+	"sd.preferred_erase_bytes": bytesLim,
 
 	"nvme.model":          text(maxName),
 	"nvme.serial_hash":    serial,
