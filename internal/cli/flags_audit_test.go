@@ -63,11 +63,6 @@ func commandFlags(t *testing.T) map[string]map[string]bool {
 		add := func(f *pflag.Flag) { set[f.Name] = true }
 		c.Flags().VisitAll(add)
 		c.InheritedFlags().VisitAll(add)
-		// A command whose flags sit on its subcommands (moderate flagged|hide|…: --db) prints
-		// their messages too.
-		for _, sub := range c.Commands() {
-			sub.Flags().VisitAll(add)
-		}
 		out[c.Name()] = set
 	}
 	return out
