@@ -35,7 +35,9 @@ func TestSinkAndSend(t *testing.T) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "r.db")
 	var sinkOut, sinkErr lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"sink", "--listen", "127.0.0.1:0", "--json", "--db", db, dir}, &sinkOut, &sinkErr) }()
+	go func() {
+		done <- run([]string{"sink", "--listen", "127.0.0.1:0", "--json", "--db", db, dir}, &sinkOut, &sinkErr)
+	}()
 	re := regexp.MustCompile(`iomark send (\S+) --size 10G --token ([0-9a-f]{32})`)
 	var m []string
 	for deadline := time.Now().Add(30 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
