@@ -42,11 +42,25 @@ const (
 )
 
 // defaultAttrs are the meanings most drives share (drivedb.h, entry "DEFAULT"; ATA/ATAPI-8
-// and SFF-8035i name 5, 9, 12, 194, 197 and 198). A family entry replaces an attribute's
-// meaning, or removes it with mNone.
+// and SFF-8035i name 5, 9, 12, 194, 197 and 198); entries with mNone only name an attribute
+// for people. A family entry replaces an attribute's meaning, or removes it with mNone.
 var defaultAttrs = map[int]attrDef{
+	1:   {"Raw_Read_Error_Rate", mNone, 0, 0},
+	3:   {"Spin_Up_Time", mNone, 0, 0},
+	4:   {"Start_Stop_Count", mNone, 0, 0},
 	5:   {"Reallocated_Sector_Ct", mReallocated, 0, mask16}, // drivedb: raw16(raw16)
-	9:   {"Power_On_Hours", mPowerOnHours, 0, mask24},       // drivedb: raw24(raw8)
+	7:   {"Seek_Error_Rate", mNone, 0, 0},
+	10:  {"Spin_Retry_Count", mNone, 0, 0},
+	177: {"Wear_Leveling_Count", mNone, 0, 0}, // its scale is the vendor's: see the families
+	183: {"Runtime_Bad_Block", mNone, 0, 0},
+	184: {"End-to-End_Error", mNone, 0, 0},
+	188: {"Command_Timeout", mNone, 0, 0},
+	192: {"Power-Off_Retract_Count", mNone, 0, 0},
+	193: {"Load_Cycle_Count", mNone, 0, 0},
+	195: {"Hardware_ECC_Recovered", mNone, 0, 0},
+	196: {"Reallocated_Event_Count", mNone, 0, 0},
+	199: {"UDMA_CRC_Error_Count", mNone, 0, 0},
+	9:   {"Power_On_Hours", mPowerOnHours, 0, mask24}, // drivedb: raw24(raw8)
 	12:  {"Power_Cycle_Count", mPowerCycles, 0, 0},
 	187: {"Reported_Uncorrect", mUncorrectable, 0, 0},
 	190: {"Airflow_Temperature_Cel", mTemperature, 0, 0xff},

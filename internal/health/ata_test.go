@@ -150,6 +150,11 @@ func TestATAUnknownModelNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, at := range h.Attributes {
+		if at.Name == "Unknown_Attribute" {
+			t.Errorf("attribute %d of QEMU's table has no name", at.ID)
+		}
+	}
 	if !strings.Contains(h.Note, "QEMU HARDDISK") || !strings.Contains(h.Note, "standard meanings") {
 		t.Errorf("note %q", h.Note)
 	}
