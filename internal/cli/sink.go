@@ -122,7 +122,7 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		return withExit(exitFailure, serveErr)
 	}
 	compareLocal(ctx, f.dsn, rec, stderr)
-	if !f.noSave && len(rec.Tests) > 0 {
+	if !f.noSave && len(rec.Tests) > 0 && rec.BytesWritten > 0 {
 		if err := saveRun(ctx, f.dsn, rec); err != nil {
 			fmt.Fprintf(stderr, "iomark: %v — the result is printed below but not saved\n", err)
 		}
