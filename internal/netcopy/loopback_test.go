@@ -1,9 +1,13 @@
 package netcopy
 
 import (
+	"bufio"
 	"context"
+	"io"
+	"net"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -168,5 +172,62 @@ func TestSinkRefusesFileTarget(t *testing.T) {
 	os.WriteFile(f, []byte("x"), 0o600)
 	if _, err := Listen(SinkConfig{Listen: "127.0.0.1:0", Dir: f}); err == nil {
 		t.Error("a file target was accepted")
+	}
+}
+
+// TestSinkInterrupted: Ctrl-C on the sink during a copy (its context cancelled while it waits
+// for data) ends the copy at once: the record is marked interrupted with what was written, the
+// sender is told, and the file is gone. The sender here is raw: it sends 1 MiB of its 64 MiB
+// and then nothing, so the sink is mid-copy when it is cancelled.
+func TestSinkInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	arrived := make(chan struct{})
+	var once sync.Once
+	s := startSink(t, dir, SinkConfig{Progress: func(p engine.StreamProgress) {
+		if p.ReceivedBytes >= 1<<20 {
+			once.Do(func() { close(arrived) })
+		}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := serve(s, ctx)
+	conn, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, hello{token: s.Token(), size: 64 << 20}.String())
+	br := bufio.NewReader(conn)
+	if line, err := readLine(br); err != nil || line != "OK" {
+		t.Fatalf("handshake: %q %v", line, err)
+	}
+	if _, err := io.CopyN(conn, engine.NewStreamSource(), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	// Cancel once the sink's progress shows the MiB received.
+	select {
+	case <-arrived:
+	case <-time.After(time.Minute):
+		t.Fatal("the sink never reported the first MiB")
+	}
+	cancel()
+	got := <-ch
+	if got.err != nil || got.rec == nil {
+		t.Fatalf("serve: %v, record %v", got.err, got.rec)
+	}
+	n := got.rec.Tests[0].Network
+	if !got.rec.Interrupted || n.Ended != engine.StreamInterrupted || n.ReceivedBytes != 1<<20 {
+		t.Errorf("interrupted %v, network %+v", got.rec.Interrupted, n)
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	line, err := readLine(br)
+	if err != nil {
+		t.Fatalf("no summary for the sender: %v", err)
+	}
+	if sum, err := parseSummary(line); err != nil || sum.Ended != engine.StreamInterrupted {
+		t.Errorf("summary %q: %+v %v", line, sum, err)
+	}
+	if l := dirEntries(t, dir); len(l) != 0 {
+		t.Errorf("left in the target: %v", l)
 	}
 }
