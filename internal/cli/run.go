@@ -144,6 +144,7 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		env.Health = health.Read(rep, popts)
 	}
 	env.Power, env.Sensors = runSensors(rep, popts, f.powerWatts)
+	noPowerNote(stderr, env.Power, popts)
 	rec, runErr := runner.Run(ctx, *p, env)
 	progress.clear()
 	if rec == nil {
@@ -227,6 +228,17 @@ func runSensors(rep *probe.Report, o probe.Options, meterWatts float64) (*record
 			}
 		}
 		return s
+	}
+}
+
+// noPowerNote tells the user why a run has no power figures when the machine has a reading
+// that is not a measurement (a USB-C port's negotiated contract).
+func noPowerNote(stderr io.Writer, pw *record.Power, o probe.Options) {
+	if pw != nil {
+		return
+	}
+	if note := power.PDNote(o); note != "" {
+		fmt.Fprintf(stderr, "iomark: no power figures: %s\n", note)
 	}
 }
 

@@ -99,6 +99,7 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		env.Health = health.Read(rep, popts)
 	}
 	env.Power, env.Sensors = runSensors(rep, popts, f.powerWatts)
+	noPowerNote(stderr, env.Power, popts)
 	s, err := netcopy.Listen(netcopy.SinkConfig{Listen: f.listen, Dir: abs, Env: env, IdleTimeout: f.idle, Log: logf,
 		Progress: func(p engine.StreamProgress) {
 			line.draw(fmt.Sprintf("received %.2f GB  network %.1f MB/s  drive %.1f MB/s  %s",

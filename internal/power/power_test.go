@@ -23,6 +23,8 @@ func TestHwmonFixtures(t *testing.T) {
 		{"ina3221-channels", 5.0*0.4 + 3.3*1.0, "ina3221 hwmon0 channel 1, channel 3"},
 		{"gpu-only", 0, ""},
 		{"mixed", 1.0, "ina219 hwmon2 channel 1"},
+		{"typec-tcpm", 0, ""},
+		{"typec-ucsi-ina226", 6.4, "ina226 hwmon1 channel 1"},
 	} {
 		t.Run(tc.tree, func(t *testing.T) {
 			s := Find(probe.Options{Root: "testdata/hwmon/" + tc.tree})
@@ -44,6 +46,26 @@ func TestHwmonFixtures(t *testing.T) {
 				t.Errorf("info = %+v", info)
 			}
 		})
+	}
+}
+
+// TestPDNote: a USB-C PD port's hwmon (its negotiated contract) is never read as power, and
+// the note says why and what to do; a machine with a real monitor beside it, or with neither,
+// gets no note from it.
+func TestPDNote(t *testing.T) {
+	note := PDNote(probe.Options{Root: "testdata/hwmon/typec-tcpm"})
+	for _, want := range []string{"tcpm_source_psy_4_0022", "negotiated", "(9.0 V, 3.00 A)", "--power-watts"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q lacks %q", note, want)
+		}
+	}
+	if note := PDNote(probe.Options{Root: "testdata/hwmon/typec-ucsi-ina226"}); !strings.Contains(note, "ucsi_source_psy_USBC000:001") || !strings.Contains(note, "(20.0 V, 3.25 A)") {
+		t.Errorf("ucsi note %q", note)
+	}
+	for _, tree := range []string{"ina219", "gpu-only"} {
+		if note := PDNote(probe.Options{Root: "testdata/hwmon/" + tree}); note != "" {
+			t.Errorf("%s: note %q", tree, note)
+		}
 	}
 }
 
