@@ -70,7 +70,7 @@ rate and what the sink measured on its drive.`,
 					return withExit(exitFailure, err)
 				}
 			} else if res != nil {
-				fmt.Fprintf(out, "sent %.2f GB in %.0f s: %.1f MB/s\n", float64(res.SentBytes)/1e9, res.DurationS, res.MBPerS)
+				fmt.Fprintf(out, "sent %.2f GB in %.1f s: %.1f MB/s\n", float64(res.SentBytes)/1e9, res.DurationS, res.MBPerS)
 				if s := res.Sink; s != nil {
 					fmt.Fprintf(out, "the sink wrote %.2f GB: network %.1f MB/s, drive %.1f MB/s while writing, limit: %s (%s)\n",
 						float64(s.WrittenBytes)/1e9, s.NetMBPerS, s.DriveMBPerS, s.Limit, s.Ended)

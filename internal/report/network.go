@@ -19,7 +19,7 @@ func NetworkCopy(w io.Writer, run *record.Run) error {
 		if n == nil {
 			continue
 		}
-		p("network copy: %.2f GB received in %.0f s (%s)", float64(n.ReceivedBytes)/1e9, t.DurationS, n.Ended)
+		p("network copy: %.2f GB received in %s (%s)", float64(n.ReceivedBytes)/1e9, fmtSeconds(t.DurationS), n.Ended)
 		p("  network %.1f MB/s, drive %.1f MB/s while writing", n.MBPerS, n.DriveMBPerS)
 		switch n.Limit {
 		case "drive":

@@ -20,7 +20,7 @@ func TestNetworkCopy(t *testing.T) {
 	if err := NetworkCopy(&b, run); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"10.00 GB received in 90 s (complete)", "network 111.0 MB/s, drive 60.0 MB/s", "the drive was the limit",
+	for _, want := range []string{"10.00 GB received in 90.0 s (complete)", "network 111.0 MB/s, drive 60.0 MB/s", "the drive was the limit",
 		"cliff after 40 s (4.00 GB): 100.0 → 30.0 MB/s (−70%), as the drive heated up",
 		"drive temperature: 41 °C at the start, 63 °C at most, 61 °C at the end (3 samples)", "(run 00000000a001): 95.0 MB/s", "63% of it"} {
 		if !strings.Contains(b.String(), want) {
