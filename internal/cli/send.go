@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -32,15 +35,18 @@ func newSendCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "send HOST:PORT --size 10G --token TOKEN",
 		Short: "Send a network copy to an iomark sink (the sending side of the long network-fed write)",
-		Long: `send connects to iomark sink on HOST:PORT, presents the one-time token the sink printed and
-sends --size bytes (binary suffixes: 10G is 10 GiB) of incompressible data that never
-repeats a sector. It writes nothing to this machine's drives. At the end it prints its own
+		Long: `send connects to iomark sink on HOST:PORT, presents the one-time token the sink printed
+(--token, or typed when asked on a terminal) and sends --size bytes (binary suffixes: 10G
+is 10 GiB) of incompressible data that never repeats a sector. It writes nothing to this machine's drives. At the end it prints its own
 rate and what the sink measured on its drive.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := engine.ParseSize(size)
 			if err != nil || n <= 0 {
 				return usageError("--size %q: give a size such as 10G", size)
+			}
+			if token == "" && isTerminal(cmd.InOrStdin()) {
+				token = askToken(cmd.InOrStdin(), cmd.ErrOrStderr())
 			}
 			if token == "" {
 				return usageError("--token is required: copy it from what iomark sink printed")
@@ -90,7 +96,15 @@ rate and what the sink measured on its drive.`,
 		},
 	}
 	cmd.Flags().StringVar(&size, "size", "10G", "bytes to send (10G = 10 GiB)")
-	cmd.Flags().StringVar(&token, "token", "", "the one-time token iomark sink printed (required)")
+	cmd.Flags().StringVar(&token, "token", "", "the one-time token iomark sink printed (asked for when omitted on a terminal)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
+}
+
+// askToken asks for the sink's token on a terminal, so that the command as people first type
+// it (iomark send HOST:PORT --size 10G) works; "" when nothing was typed.
+func askToken(in io.Reader, stderr io.Writer) string {
+	fmt.Fprint(stderr, "token (printed by iomark sink on the receiving machine): ")
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	return strings.TrimSpace(line)
 }

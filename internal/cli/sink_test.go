@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -67,6 +68,20 @@ func TestSinkAndSend(t *testing.T) {
 	code, out, _ := runCLI(t, "history", "--db", db)
 	if code != 0 || !regexp.MustCompile(`network-copy`).MatchString(out) {
 		t.Errorf("history after the copy (exit %d):\n%s", code, out)
+	}
+}
+
+// TestAskToken: send without --token on a terminal asks for it; the answer is trimmed.
+func TestAskToken(t *testing.T) {
+	var prompt bytes.Buffer
+	if got := askToken(strings.NewReader("  17df150301448132400b2df573c18961 \n"), &prompt); got != "17df150301448132400b2df573c18961" {
+		t.Errorf("token %q", got)
+	}
+	if !strings.Contains(prompt.String(), "token") {
+		t.Errorf("prompt %q", prompt.String())
+	}
+	if got := askToken(strings.NewReader(""), &prompt); got != "" {
+		t.Errorf("nothing typed gave %q", got)
 	}
 }
 

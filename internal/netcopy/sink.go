@@ -150,7 +150,7 @@ func (s *Sink) handshake(conn net.Conn) (hello, bool) {
 		conn.Close()
 		return hello{}, false
 	}
-	s.logf("receiving %.1f GB from %s", float64(h.size)/1e9, peer)
+	s.logf("receiving %.2f GB from %s", float64(h.size)/1e9, peer)
 	return h, true
 }
 
