@@ -49,6 +49,9 @@ func Send(ctx context.Context, cfg SendConfig) (*SendResult, error) {
 	if strings.ContainsAny(cfg.Token, " \n\t") || cfg.Token == "" {
 		return nil, errors.New("give the token the sink printed (--token)")
 	}
+	// The data is made before connecting: its random pool takes a moment (seconds on a slow
+	// CPU) that belongs neither to the sender's rate nor to the sink's wait.
+	src := engine.NewStreamSource()
 	d := net.Dialer{Timeout: cfg.DialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", cfg.Addr)
 	if err != nil {
@@ -92,7 +95,7 @@ func Send(ctx context.Context, cfg SendConfig) (*SendResult, error) {
 			}
 		}()
 	}
-	_, sendErr := io.Copy(conn, &countingReader{r: io.LimitReader(engine.NewStreamSource(), cfg.Size), n: &sent})
+	_, sendErr := io.Copy(conn, &countingReader{r: io.LimitReader(src, cfg.Size), n: &sent})
 	close(done)
 	res := &SendResult{SentBytes: sent.Load(), DurationS: time.Since(start).Seconds()}
 	if res.DurationS > 0 {
