@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/iomark/iomark/internal/advice"
@@ -74,6 +75,18 @@ func TestListGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "list.golden", b.Bytes())
+
+	// list --no-ioctl asks no drive: no health column at all.
+	for i := range rows {
+		rows[i].Health = nil
+	}
+	b.Reset()
+	if err := List(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "HEALTH") || !strings.Contains(b.String(), "MOUNTED ON") {
+		t.Errorf("list without health:\n%s", b.String())
+	}
 }
 
 // TestJobGolden prints `iomark job` for a mixed random job with fsyncs, laid out first, and
