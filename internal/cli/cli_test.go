@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/iomark/iomark/internal/record"
 )
 
 // runCLI is in info_test.go.
@@ -87,5 +89,17 @@ func TestJobRefusesToWriteAFileItDidNotCreate(t *testing.T) {
 	code, _, errOut := runCLI(t, "job", "--target", path, "--rw", "randwrite", "--runtime", "1")
 	if code != exitFailure || !strings.Contains(errOut, "--destructive") {
 		t.Fatalf("exit %d, stderr %q; want exit 1 naming --destructive", code, errOut)
+	}
+}
+
+// TestMeasuredBefore: a run that stopped early never speaks of "the figures above" when it
+// measured nothing.
+func TestMeasuredBefore(t *testing.T) {
+	for n, want := range map[int]string{0: "nothing was measured before the signal", 1: "the one test printed was measured before the signal",
+		3: "the 3 tests printed were measured before the signal"} {
+		rec := &record.Run{Tests: make([]record.Test, n)}
+		if got := measuredBefore(rec, "the signal"); got != want {
+			t.Errorf("%d tests: %q, want %q", n, got, want)
+		}
 	}
 }

@@ -85,6 +85,19 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if code != 0 || !strings.Contains(out, runstore.ShortID(rec.ID)) {
 		t.Errorf("the run was not saved: history says\n%s", out)
 	}
+	// What happened is said: the run id and where it was saved (stderr, as stdout is JSON),
+	// and the summary gives the score with what it means.
+	if !strings.Contains(errOut, "iomark: run "+rec.ID+" saved in "+db+" (`iomark show "+runstore.ShortID(rec.ID)+"`") {
+		t.Errorf("the run id and database are not printed:\n%s", errOut)
+	}
+	if strings.Contains(errOut, "(1 runs)") {
+		t.Errorf("a progress line gives a test measured once an interval:\n%s", errOut)
+	}
+	code, out, _ = runCLI(t, "show", "--db", db)
+	if code != 0 || !strings.Contains(out, "iomark score: ") || !strings.Contains(out, "100 is a good microSD card in a Raspberry Pi 4") ||
+		!strings.Contains(out, "run "+rec.ID) {
+		t.Errorf("the summary does not say what the score means or which run it is:\n%s", out)
+	}
 
 	// Submitted: the server has it, it shows in search and on its drive's page, and neither
 	// the paths nor a hostname went with it.

@@ -35,9 +35,10 @@ func newSendCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "send HOST:PORT --size 10G --token TOKEN",
 		Short: "Send a network copy to an iomark sink (the sending side of the long network-fed write)",
-		Long: `send connects to iomark sink on HOST:PORT, presents the one-time token the sink printed
-(--token, or typed when asked on a terminal) and sends --size bytes (binary suffixes: 10G
-is 10 GiB) of incompressible data that never repeats a sector. It writes nothing to this machine's drives. At the end it prints its own
+		Long: `send connects to the sink (started there with iomark sink) on HOST:PORT. iomark send presents
+the one-time token the sink printed (--token, or typed when asked on a terminal) and sends
+--size bytes (binary suffixes: 10G is 10 GiB) of incompressible data that never repeats a
+sector. It writes nothing to this machine's drives. At the end it prints its own
 rate and what the sink measured on its drive.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -123,9 +123,15 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		return withExit(exitFailure, serveErr)
 	}
 	compareLocal(ctx, f.dsn, rec, stderr)
-	if !f.noSave && len(rec.Tests) > 0 && rec.BytesWritten > 0 {
-		if err := saveRun(ctx, f.dsn, rec); err != nil {
-			fmt.Fprintf(stderr, "iomark: %v — the result is printed below but not saved\n", err)
+	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
+	switch {
+	case f.noSave:
+		saved.Why = "--no-save was given"
+	case len(rec.Tests) == 0 || rec.BytesWritten == 0:
+		saved.Why = "nothing was written"
+	default:
+		if saved.Where, err = saveRun(ctx, f.dsn, rec); err != nil {
+			saved.Why = err.Error()
 		}
 	}
 	out := cmd.OutOrStdout()
@@ -135,8 +141,9 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		if err := enc.Encode(rec); err != nil {
 			return withExit(exitFailure, err)
 		}
+		fmt.Fprintf(stderr, "iomark: %s\n", report.RunLine(rec, saved))
 	} else {
-		if err := report.Terminal(out, rec, report.TermOptions{Color: isTerminal(out)}); err != nil {
+		if err := report.Terminal(out, rec, report.TermOptions{Color: isTerminal(out), Saved: saved}); err != nil {
 			return withExit(exitFailure, err)
 		}
 		if err := report.NetworkCopy(out, rec); err != nil {
@@ -145,9 +152,9 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 	}
 	switch {
 	case serveErr != nil:
-		return withExit(exitFailure, fmt.Errorf("%w (the figures above are what was measured before it)", serveErr))
+		return withExit(exitFailure, fmt.Errorf("%w (%s)", serveErr, measuredBefore(rec, "it")))
 	case rec.Interrupted:
-		return withExit(exitInterrupted, errors.New("interrupted: the figures above are what was measured before the signal"))
+		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s", measuredBefore(rec, "the signal")))
 	}
 	return nil
 }

@@ -44,10 +44,10 @@ func Send(ctx context.Context, cfg SendConfig) (*SendResult, error) {
 		cfg.DoneTimeout = 5 * time.Minute
 	}
 	if cfg.Size <= 0 {
-		return nil, errors.New("nothing to send: give --size")
+		return nil, errors.New("nothing to send: give iomark send a --size")
 	}
 	if strings.ContainsAny(cfg.Token, " \n\t") || cfg.Token == "" {
-		return nil, errors.New("give the token the sink printed (--token)")
+		return nil, errors.New("give the token the sink printed (iomark send --token)")
 	}
 	// The data is made before connecting: its random pool takes a moment (seconds on a slow
 	// CPU) that belongs neither to the sender's rate nor to the sink's wait.

@@ -75,7 +75,7 @@ func Listen(cfg SinkConfig) (*Sink, error) {
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w — pick a free port (e.g. --listen 0.0.0.0:5201)", cfg.Listen, err)
+		return nil, fmt.Errorf("listening on %s: %w — pick a free port (e.g. iomark sink --listen 0.0.0.0:5201)", cfg.Listen, err)
 	}
 	return &Sink{cfg: cfg, ln: ln}, nil
 }
@@ -143,7 +143,7 @@ func (s *Sink) handshake(conn net.Conn) (hello, bool) {
 		return refuse("wrong token")
 	}
 	if free, need := freeBytes(s.cfg.Dir), h.size+marginBytes(s.cfg.Dir); free >= 0 && free < need {
-		return refuse(fmt.Sprintf("%s has %.1f GB free; the copy needs %.1f GB and room to spare: send less (--size)", s.cfg.Dir, float64(free)/1e9, float64(h.size)/1e9))
+		return refuse(fmt.Sprintf("%s has %.1f GB free; the copy needs %.1f GB and room to spare: send less (iomark send --size)", s.cfg.Dir, float64(free)/1e9, float64(h.size)/1e9))
 	}
 	conn.SetReadDeadline(time.Time{})
 	if _, err := io.WriteString(conn, "OK\n"); err != nil {

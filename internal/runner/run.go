@@ -251,7 +251,7 @@ func (r *runner) runTests(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if t.Writes() && !r.mayWrite {
-			r.warn(WarnWriteSkipped, "%s skipped: %s is a block device and writing to it destroys its data (pass --destructive --confirm %s to allow it)", t.Name, r.target, r.target)
+			r.warn(WarnWriteSkipped, "%s skipped: %s is a block device and writing to it destroys its data (`iomark run --destructive --confirm %s` allows it)", t.Name, r.target, r.target)
 			sharesLeft -= t.WriteWeight()
 			continue
 		}
@@ -456,8 +456,8 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		return nil, runErr
 	}
 	rt := r.summarise(t, results, values)
-	if rt.Runs < t.MinRuns && runErr == nil {
-		r.warn(WarnFewRuns, "%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond))
+	if runErr == nil {
+		r.warnFewRuns(t, rt, budget)
 	}
 	return rt, runErr
 }
