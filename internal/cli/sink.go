@@ -146,9 +146,6 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		if err := report.Terminal(out, rec, report.TermOptions{Color: isTerminal(out), Saved: saved}); err != nil {
 			return withExit(exitFailure, err)
 		}
-		if err := report.NetworkCopy(out, rec); err != nil {
-			return withExit(exitFailure, err)
-		}
 	}
 	switch {
 	case serveErr != nil:

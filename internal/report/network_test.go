@@ -27,6 +27,17 @@ func TestNetworkCopy(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, b.String())
 		}
 	}
+	// The terminal summary (iomark sink, iomark show) carries it after the table, before the
+	// findings and the line naming the run.
+	b.Reset()
+	run.ID, run.Profile = "0198a7c2-0000-7000-8000-00000000b002", "network-copy"
+	if err := Terminal(&b, run, TermOptions{Saved: &Saved{Where: "/tmp/r.db", ShortID: "00000000b002"}}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if at, findings, runLine := strings.Index(out, "network copy: 10.00 GB"), strings.Index(out, "findings:"), strings.Index(out, "run 0198a7c2"); at < 0 || findings < at || runLine < findings {
+		t.Errorf("network copy at %d, findings at %d, run line at %d:\n%s", at, findings, runLine, out)
+	}
 	b.Reset()
 	NetworkCopy(&b, &record.Run{Tests: []record.Test{{Name: "seq-write-1m"}}})
 	if b.Len() != 0 {

@@ -117,6 +117,13 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 		}
 	}
 	p("")
+	// A network copy's own account (rates, limit, cliff, temperatures, comparison) follows its
+	// table, in iomark sink's output and iomark show's alike.
+	var nb strings.Builder
+	if err := NetworkCopy(&nb, run); err == nil && nb.Len() > 0 {
+		b.WriteString(nb.String())
+		p("")
+	}
 
 	if len(run.Findings) == 0 {
 		p("findings: none")
