@@ -23,7 +23,9 @@ import (
 var messagesReach = map[string][]string{
 	"advice": {"run", "info", "job", "show", "export", "compare"},
 	// engine's errors end a run or a job; the notes it leaves in records (EngineNote) name no flag.
-	"engine":   {"run", "job"},
+	"engine": {"run", "job"},
+	// flash: verify, and info --geometry's erase block estimate.
+	"flash":    {"verify", "info"},
 	"probe":    {"run", "info", "list", "job", "show", "export", "compare"},
 	"profile":  {"run", "show", "export", "compare"},
 	"record":   {"run", "show", "export", "compare", "submit"},

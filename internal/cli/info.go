@@ -55,6 +55,8 @@ func (f *probeFlags) options() (probe.Options, error) {
 
 func newInfoCmd() *cobra.Command {
 	var f probeFlags
+	var geometry bool
+	var dsn string
 	cmd := &cobra.Command{
 		Use:   "info [TARGET]",
 		Short: "Identify the drive behind TARGET, its link to the CPU, its ceiling and findings (no benchmark I/O)",
@@ -76,12 +78,15 @@ or through a USB-SATA bridge; the NVMe health log page), each bounded by --timeo
 			if len(args) == 1 {
 				target = args[0]
 			}
+			if geometry {
+				return runGeometry(cmd, target, o, f.json)
+			}
 			r, err := probe.Probe(target, o)
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
 			h := health.Read(r, o)
-			res := infoResult{Report: r, Health: h, Findings: advice.EvaluateDrive(r, h)}
+			res := infoResult{Report: r, Health: h, Findings: advice.Sorted(append(advice.EvaluateDrive(r, h), verifyFindings(cmd.Context(), dsn, r)...))}
 			out := cmd.OutOrStdout()
 			if f.json {
 				enc := json.NewEncoder(out)
@@ -92,6 +97,9 @@ or through a USB-SATA bridge; the NVMe health log page), each bounded by --timeo
 		},
 	}
 	f.add(cmd)
+	cmd.Flags().BoolVar(&geometry, "geometry", false,
+		"estimate the erase block (allocation unit) of the disk TARGET from read timing, and check its partitions against it (reads only; about 10 s)")
+	addDBFlag(cmd, &dsn)
 	cmd.Flags().BoolVar(&f.noIoctl, "no-ioctl", false,
 		"send no command to the drive (no ATA IDENTIFY through a USB bridge, no health query); sysfs only")
 	return cmd

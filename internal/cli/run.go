@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/power"
@@ -149,6 +150,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if rec == nil {
 		return withExit(exitFailure, runErr)
 	}
+	// The latest verify of this drive (iomark verify) adds its finding: a benchmark of a
+	// fake card is a benchmark of a card that loses data.
+	rec.Findings = advice.Sorted(append(rec.Findings, verifyFindings(ctx, f.dsn, rep)...))
 
 	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
 	switch {

@@ -37,6 +37,7 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "results.db")
 	before, _ := os.ReadDir(d.Mnt)
 	site := startSite(t)
+	seedFakeVerify(t, d.Mnt, db)
 
 	code, out, errOut := runCLI(t, "run", d.Mnt, "--json", "--db", db, "--submit", site)
 	if code != 0 {
@@ -70,6 +71,10 @@ func TestRunQuickEndToEnd(t *testing.T) {
 		if tst.Runs < 1 || tst.IOPS <= 0 {
 			t.Errorf("%s: %d runs, %.0f IOPS", name, tst.Runs, tst.IOPS)
 		}
+	}
+	// Issue 12: the drive's latest verify found it fake, and the run says so.
+	if !hasFindingID(rec, "fake-capacity") {
+		t.Errorf("a run of a drive a verify found fake has no fake-capacity finding: %+v", rec.Findings)
 	}
 	if rec.DurationS > 60 || rec.BytesWritten > 512<<20 || rec.BytesWritten == 0 {
 		t.Errorf("quick took %.1f s and wrote %d bytes; its budget is 60 s and 512 MiB", rec.DurationS, rec.BytesWritten)
