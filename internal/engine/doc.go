@@ -12,5 +12,6 @@
 //
 // What it must not do: write to a block device that was not named twice (Spec.Destructive and
 // Spec.Confirm), write to a mounted device, leave a test file behind (end, error or signal),
-// or allocate on the I/O path.
+// return from a job with I/O still in the kernel (a failed I/O ends the job once the rest
+// has completed, with an error naming the operation and offset), or allocate on the I/O path.
 package engine
