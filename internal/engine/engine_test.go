@@ -193,30 +193,23 @@ func TestSparseFileIsNotReadAsData(t *testing.T) {
 	}
 }
 
-func TestNamedNewFileIsCreatedKeptAndReused(t *testing.T) {
+// Issue 11: a path that does not exist is never created; the error names what does exist.
+func TestMissingTargetIsRefused(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "iomark.test")
-	s := quickSpec(path, RandWrite)
-	res, err := Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct{ target, want string }{
+		{filepath.Join(dir, "typo", "deeper"), "nearest existing directory is " + dir},
+		{"/dev/iomark-no-such-disk", "iomark list"},
+		{"/dev/null", "not a block device"},
+	} {
+		_, err := Run(context.Background(), quickSpec(c.target, RandWrite))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to say %q", c.target, err, c.want)
+		}
+		if _, err := os.Stat(c.target); c.target != "/dev/null" && !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was created", c.target)
+		}
 	}
-	if res.TargetKind != kindFile || res.LayoutBytes != 8<<20 {
-		t.Fatalf("kind %s layout %d, want a laid-out file", res.TargetKind, res.LayoutBytes)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("a file the user named should be kept: %v", err)
-	}
-	if !hasMark(path) {
-		t.Skip("this filesystem keeps no user xattrs; reuse without --destructive cannot be checked here")
-	}
-	res, err = Run(context.Background(), s) // iomark's own file: no --destructive needed
-	if err != nil {
-		t.Fatalf("second run on iomark's own file: %v", err)
-	}
-	if res.LayoutBytes != 0 {
-		t.Errorf("second run laid out %d bytes again; the file was complete", res.LayoutBytes)
-	}
+	emptyDir(t, dir)
 }
 
 func TestOffsetsAlignedInRegionAndUniform(t *testing.T) {

@@ -43,9 +43,8 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	finished := false
 	defer func() {
-		if cerr := tgt.close(finished); cerr != nil && err == nil {
+		if cerr := tgt.close(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}()
@@ -93,7 +92,6 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 	res.EngineNote = strings.Join(append(nonEmpty(note), r.notes...), "; ")
 	res.LayoutBytes = layoutBytes
 	res.BytesWritten += layoutBytes
-	finished = !res.Interrupted
 	return res, nil
 }
 

@@ -58,12 +58,29 @@ func WriteShares(ts []Test) int {
 	return n
 }
 
-// RunBytes is the byte bound of one repetition (0: none): the test's own, capped at what
-// the drive writes in SizeForSeconds at the layout rate, and for a write test at its share
-// of the allowance — the allowance split over the warm-up and MinRuns runs, so the usual
-// case fits and a noisy test stops repeating (see allowanceLeft) before it overdraws.
+// fastDriveRuns is how many measured runs a write test's byte allowance is planned for when
+// the drive writes faster than full-length runs fit it: six runs give a distribution-free 95%
+// interval of the median (docs/statistics.md), and three that agree still end the test
+// early, leaving their bytes to the tests after it.
+const fastDriveRuns = 6
+
+// rampShare is the most a run's ramp adds to its bytes (RampFor: a quarter of the run).
+const rampShare = 0.25
+
+// RunBytes is the byte bound of one repetition (0: none): the test's own, capped at what the
+// drive writes in SizeForSeconds at the layout rate (layoutMBPerS), and for a write test with
+// an allowance (≥ 0: the bytes the test may still write) capped so that its planned runs fit,
+// with their ramps and, when warmUp, the warm-up still to come (one run's bytes at most):
+//
+//   - when MinRuns full-length runs (RunTime at writeRate, in bytes/s) and the warm-up fit,
+//     time bounds the test, and the cap (the allowance over MinRuns runs and the warm-up)
+//     leaves full-length runs alone;
+//   - otherwise, or when the rate is unknown (0), the drive is fast enough for bytes to bound
+//     the test, and its runs are shortened so that fastDriveRuns of them (within MinRuns and
+//     MaxRuns) fit: several shorter runs and an interval, rather than one long run.
+//
 // The result is a whole number of blocks, at least one.
-func RunBytes(t Test, layoutMBPerS float64, allowance int64) int64 {
+func RunBytes(t Test, layoutMBPerS, writeRate float64, allowance int64, warmUp bool) int64 {
 	rb := t.RunBytes
 	capAt := func(n int64) {
 		if n > 0 && (rb == 0 || n < rb) {
@@ -74,17 +91,42 @@ func RunBytes(t Test, layoutMBPerS float64, allowance int64) int64 {
 		capAt(int64(layoutMBPerS * 1e6 * t.SizeForSeconds.Seconds()))
 	}
 	if t.Writes() && allowance >= 0 {
-		shares := int64(t.MinRuns)
-		if t.WarmUp > 0 {
-			shares++
+		warm, ramp := 0.0, 0.0
+		if warmUp {
+			warm = 1
 		}
-		capAt(max(allowance/max(shares, 1), 1))
+		if t.Ramp > 0 {
+			ramp = rampShare
+		}
+		runs := t.MinRuns
+		if !timeBound(t, rb, writeRate, allowance, warmUp) {
+			runs = min(max(fastDriveRuns, t.MinRuns), t.MaxRuns)
+		}
+		capAt(max(int64(float64(allowance)/(warm+float64(max(runs, 1))*(1+ramp))), 1))
 	}
 	if rb > 0 {
 		bs := int64(t.BlockSize)
 		rb = max(rb-rb%bs, bs)
 	}
 	return rb
+}
+
+// timeBound reports whether MinRuns full-length runs of write test t (each RunTime at
+// writeRate bytes/s, or runBytes when that is less, plus its ramp) and its warm-up fit the
+// allowance: the drive is then slow enough that time, not bytes, bounds the test.
+func timeBound(t Test, runBytes int64, writeRate float64, allowance int64, warmUp bool) bool {
+	if writeRate <= 0 {
+		return false
+	}
+	full := writeRate * t.RunTime.Seconds()
+	if runBytes > 0 {
+		full = min(full, float64(runBytes))
+	}
+	need := float64(t.MinRuns) * (full + min(writeRate*t.Ramp.Seconds(), full*rampShare))
+	if warmUp {
+		need += min(writeRate*t.WarmUp.Seconds(), full)
+	}
+	return need <= float64(allowance)
 }
 
 // RampFor is the ramp of each run of t: t.Ramp, shortened for a write test with a byte bound
@@ -111,6 +153,8 @@ type DriveModel struct {
 type Estimate struct {
 	Duration     time.Duration
 	BytesWritten int64
+	// Runs is how many measured runs each test gets, by name.
+	Runs map[string]int
 }
 
 // rate is how fast the model drive moves bytes for test t: the lower of its bandwidth and
@@ -131,13 +175,14 @@ func (d DriveModel) rate(t Test) float64 {
 // whole time budget (each run lasting RunTime or until its byte bound) — the bound a user
 // is promised, not the usual run, which stops once the interval is tight.
 func WorstCase(p *Profile, d DriveModel) Estimate {
-	var e Estimate
+	e := Estimate{Runs: map[string]int{}}
 	layoutRate := d.WriteMBPerS * 1e6
 	if layoutRate > 0 && p.Tests[0].Sustained == nil {
 		e.BytesWritten = p.FileBytes
 		e.Duration = time.Duration(float64(p.FileBytes) / layoutRate * float64(time.Second))
 	}
 	sharesLeft := WriteShares(p.Tests)
+	fileBytes := p.FileBytes
 	for i, t := range p.Tests {
 		if i > 0 {
 			e.Duration += p.RestBetweenTests
@@ -146,7 +191,8 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 		if t.Sustained != nil {
 			sec := min(budget, t.Sustained.MaxDuration).Seconds()
 			e.Duration += time.Duration(sec * float64(time.Second))
-			e.BytesWritten += min(int64(d.rate(t)*sec), t.Sustained.MaxBytes)
+			e.BytesWritten += min(int64(d.rate(t)*sec), t.Sustained.MaxBytes, max(p.MaxBytesWritten-e.BytesWritten, 0))
+			e.Runs[t.Name] = 1
 			continue
 		}
 		allowance := int64(-1)
@@ -154,26 +200,49 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 			allowance = WriteAllowance(p.MaxBytesWritten, e.BytesWritten, t.WriteWeight(), sharesLeft)
 			sharesLeft -= t.WriteWeight()
 		}
-		rb := RunBytes(t, d.WriteMBPerS, allowance)
-		runSec := t.RunTime.Seconds()
-		if rate := d.rate(t); rb > 0 && rate > 0 {
-			runSec = min(runSec, float64(rb)/rate)
+		rate := d.rate(t)
+		warmUp := t.WarmUp > 0 && t.MaxRuns > 1
+		rb := RunBytes(t, d.WriteMBPerS, rate, allowance, warmUp)
+		if grow := rb - fileBytes; t.Buffered && t.Writes() && grow > 0 {
+			// As the runner does: a buffered write gets room of its own, laid out first.
+			if allowance >= 0 && grow >= allowance {
+				rb = fileBytes
+			} else {
+				e.BytesWritten += grow
+				allowance = max(allowance-grow, -1)
+				fileBytes = rb
+			}
+		}
+		runSec := func(rb int64) float64 {
+			s := t.RunTime.Seconds()
+			if rb > 0 && rate > 0 {
+				s = min(s, float64(rb)/rate)
+			}
+			return s
 		}
 		used, written := 0.0, int64(0)
-		if t.WarmUp > 0 && t.MaxRuns > 1 {
-			w := min(t.WarmUp.Seconds(), runSec)
+		if warmUp {
+			w := min(t.WarmUp.Seconds(), runSec(rb))
 			used += w
-			written += int64(w * d.rate(t))
-		}
-		ramp := RampFor(t, rb, d.rate(t)).Seconds()
-		perRun := runSec + ramp
-		perRunBytes := int64(perRun * d.rate(t))
-		for n := 0; n < t.MaxRuns && used+perRun <= budget.Seconds(); n++ {
-			if t.Writes() && allowance >= 0 && n > 0 && written+perRunBytes > allowance {
-				break
+			written += int64(w * rate)
+			if t.Writes() && allowance >= 0 && !t.Buffered {
+				// As the runner does: the runs are planned again at the warm-up's rate.
+				rb = RunBytes(t, d.WriteMBPerS, rate, max(allowance-written, 0), false)
 			}
+		}
+		ramp := RampFor(t, rb, rate).Seconds()
+		perRun := runSec(rb) + ramp
+		perRunBytes := int64(perRun * rate)
+		for n := 1; ; n++ {
 			used += perRun
 			written += perRunBytes
+			e.Runs[t.Name] = n
+			if n >= t.MaxRuns || used+perRun > budget.Seconds() {
+				break
+			}
+			if t.Writes() && allowance >= 0 && written+perRunBytes > allowance {
+				break
+			}
 		}
 		e.Duration += time.Duration(used * float64(time.Second))
 		if t.Writes() {

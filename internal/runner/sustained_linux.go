@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -62,28 +61,35 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	return rt, runErr
 }
 
-// sustainedRegion is the byte range the write covers: fresh space a copy would allocate.
+// minSustainedBytes is the least a sustained write must have room for to say anything.
+const minSustainedBytes = 64 * profile.MiB
+
+// sustainedRegion is the byte range the write covers: fresh space a copy would allocate,
+// within the profile's byte budget.
 func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int64, error) {
 	bs := int64(t.BlockSize)
 	region := ss.MaxBytes
+	if b := r.p.MaxBytesWritten; b > 0 {
+		region = min(region, b-r.rec.BytesWritten)
+	}
 	switch {
 	case r.file != nil:
 		var st unix.Statfs_t
-		if err := unix.Statfs(filepath.Dir(r.file.Path), &st); err != nil {
-			return 0, fmt.Errorf("free space of %s: %w", filepath.Dir(r.file.Path), err)
+		if err := unix.Statfs(r.file.Dir, &st); err != nil {
+			return 0, fmt.Errorf("free space of %s: %w", r.file.Dir, err)
 		}
 		free := int64(st.Bavail)*int64(st.Bsize) + r.file.SizeBytes - ss.FreeMarginBytes
 		region = min(region, free)
-		if region < 64*profile.MiB {
+		if region < minSustainedBytes {
 			return 0, fmt.Errorf("%s has too little free space for a sustained write (%s left after keeping %s free): free some space or pick another directory",
-				filepath.Dir(r.file.Path), engine.FormatSize(max(region, 0)-max(region, 0)%profile.MiB), engine.FormatSize(ss.FreeMarginBytes))
+				r.file.Dir, engine.FormatSize(max(region, 0)-max(region, 0)%profile.MiB), engine.FormatSize(ss.FreeMarginBytes))
 		}
 		region -= region % bs
 		// Sparse: the write allocates as it goes, as a copy does, and nothing is laid out.
-		if err := os.Truncate(r.file.Path, region); err != nil {
-			return 0, fmt.Errorf("sizing the test file %s: %w", r.file.Path, err)
+		if err := r.file.Truncate(region); err != nil {
+			return 0, err
 		}
-		r.file.SizeBytes, r.workingSet = region, region
+		r.workingSet = region
 	case r.rec.Target.Kind == "block":
 		if r.env.Probe != nil && r.env.Probe.Device != nil && r.env.Probe.Device.CapacityBytes > 0 {
 			region = min(region, int64(r.env.Probe.Device.CapacityBytes))
