@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-		"time"
+	"time"
 
 	"golang.org/x/sys/unix"
 )

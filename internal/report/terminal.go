@@ -91,6 +91,13 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			p("%s", strings.TrimRight(line, " "))
 		}
 	}
+	if lines := sustainedLines(run); len(lines) > 0 {
+		p("")
+		p("sustained write:")
+		for _, l := range lines {
+			p("  %s", l)
+		}
+	}
 	p("")
 
 	if len(run.Findings) == 0 {

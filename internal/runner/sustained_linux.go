@@ -27,13 +27,13 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var live []float64
+	var live []stats.Interval
 	steadyStop := false
 	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
-		live = append(live, pr.MBPerS)
+		live = append(live, stats.Interval{EndS: pr.Elapsed.Seconds(), MBPerS: pr.MBPerS, IOPS: pr.IOPS})
 		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
 			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1)})
-		if stats.SettledAfterCliff(live, int(ss.SteadyAfterCliff.Seconds())) {
+		if stats.SettledAfterCliff(live, ss.SteadyAfterCliff.Seconds()) {
 			steadyStop = true
 			cancel()
 		}
@@ -54,7 +54,7 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 		return nil, runErr
 	}
 	rt := r.testRecord(t, res)
-	rt.Sustained = sustained(res)
+	rt.Sustained = sustained(res, ss)
 	if steadyStop {
 		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, engine.FormatSize(res.Bytes-res.Bytes%profile.MiB))
 	}
@@ -102,14 +102,15 @@ func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int
 	return region - region%bs, nil
 }
 
-// sustained is the record of a sustained write's analysis (stats.AnalyseSustained); whether
-// heat is a suspect is advice's judgement, set when the record is finished.
-func sustained(res *engine.Result) *record.Sustained {
-	endS, mbPerS := make([]float64, len(res.Series)), make([]float64, len(res.Series))
+// sustained is the record of a sustained write's analysis (stats.AnalyseSustained, over
+// rounds as long as the stop rule's); whether heat is a suspect is advice's judgement, set
+// when the record is finished.
+func sustained(res *engine.Result, ss *profile.SustainedSpec) *record.Sustained {
+	series := make([]stats.Interval, len(res.Series))
 	for i, p := range res.Series {
-		endS[i], mbPerS[i] = p.TS, p.MBPerS
+		series[i] = stats.Interval{EndS: p.TS, MBPerS: p.MBPerS, IOPS: p.IOPS}
 	}
-	a := stats.AnalyseSustained(endS, mbPerS)
+	a := stats.AnalyseSustained(series, ss.SteadyAfterCliff.Seconds()/stats.DefaultSteadyWindow)
 	return &record.Sustained{CliffFound: a.CliffFound, CliffAtBytes: a.CliffAtBytes, CliffAtS: a.CliffAtS,
 		BeforeMBPerS: a.BeforeMBPerS, AfterMBPerS: a.AfterMBPerS, DropPct: a.DropPct,
 		SteadyState: a.SteadyState, SteadyMBPerS: a.SteadyMBPerS, WrittenBytes: res.Bytes}
