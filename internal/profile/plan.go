@@ -67,42 +67,60 @@ const fastDriveRuns = 6
 // rampShare is the most a run's ramp adds to its bytes (RampFor: a quarter of the run).
 const rampShare = 0.25
 
-// RunBytes is the byte bound of one repetition (0: none): the test's own, capped at what the
-// drive writes in SizeForSeconds at the layout rate (layoutMBPerS), and for a write test with
-// an allowance (≥ 0: the bytes the test may still write) capped so that its planned runs fit,
-// with their ramps and, when warmUp, the warm-up still to come (one run's bytes at most):
+// RunState is what a test's next run is planned from.
+type RunState struct {
+	// LayoutMBPerS is the rate the test file was laid out at (0: none), which sizes a
+	// size-bound peer test (SizeForSeconds).
+	LayoutMBPerS float64
+	// WriteRate is the best estimate of the rate this test writes at, in bytes/s: the
+	// layout's before the test starts, then its warm-up's and its last run's (0: unknown).
+	WriteRate float64
+	// Allowance is what the test may still write (-1: no bound).
+	Allowance int64
+	// WarmUp: the warm-up is still to come. RunsDone counts the measured runs already made.
+	WarmUp   bool
+	RunsDone int
+}
+
+// RunBytes is the byte bound of the next repetition of t (0: none): the test's own, capped at
+// what the drive writes in SizeForSeconds at the layout rate, and for a write test with an
+// allowance (≥ 0) capped so that its planned runs still to come fit what is left, with their
+// ramps and, before it, the warm-up (one run's bytes at most):
 //
-//   - when MinRuns full-length runs (RunTime at writeRate, in bytes/s) and the warm-up fit,
-//     time bounds the test, and the cap (the allowance over MinRuns runs and the warm-up)
-//     leaves full-length runs alone;
-//   - otherwise, or when the rate is unknown (0), the drive is fast enough for bytes to bound
-//     the test, and its runs are shortened so that fastDriveRuns of them (within MinRuns and
+//   - when MinRuns full-length runs (RunTime at the write rate, plus ramps) and the warm-up
+//     fit the allowance, time bounds the test, and the cap (the allowance over the MinRuns
+//     runs left and the warm-up) leaves full-length runs alone;
+//   - otherwise, or when the rate is unknown, the drive is fast enough for bytes to bound the
+//     test, and its runs are shortened so that fastDriveRuns of them (within MinRuns and
 //     MaxRuns) fit: several shorter runs and an interval, rather than one long run.
 //
-// The result is a whole number of blocks, at least one.
-func RunBytes(t Test, layoutMBPerS, writeRate float64, allowance int64, warmUp bool) int64 {
+// The runner plans again after the warm-up and after each run, at the rate just measured, so
+// a ramp longer than estimated shortens the runs left rather than their number. The result is
+// a whole number of blocks, at least one.
+func RunBytes(t Test, s RunState) int64 {
 	rb := t.RunBytes
 	capAt := func(n int64) {
 		if n > 0 && (rb == 0 || n < rb) {
 			rb = n
 		}
 	}
-	if t.SizeForSeconds > 0 && layoutMBPerS > 0 {
-		capAt(int64(layoutMBPerS * 1e6 * t.SizeForSeconds.Seconds()))
+	if t.SizeForSeconds > 0 && s.LayoutMBPerS > 0 {
+		capAt(int64(s.LayoutMBPerS * 1e6 * t.SizeForSeconds.Seconds()))
 	}
-	if t.Writes() && allowance >= 0 {
+	if t.Writes() && s.Allowance >= 0 {
 		warm, ramp := 0.0, 0.0
-		if warmUp {
+		if s.WarmUp {
 			warm = 1
 		}
 		if t.Ramp > 0 {
 			ramp = rampShare
 		}
 		runs := t.MinRuns
-		if !timeBound(t, rb, writeRate, allowance, warmUp) {
+		if !timeBound(t, rb, s) {
 			runs = min(max(fastDriveRuns, t.MinRuns), t.MaxRuns)
 		}
-		capAt(max(int64(float64(allowance)/(warm+float64(max(runs, 1))*(1+ramp))), 1))
+		left := max(runs-s.RunsDone, 1)
+		capAt(max(int64(float64(s.Allowance)/(warm+float64(left)*(1+ramp))), 1))
 	}
 	if rb > 0 {
 		bs := int64(t.BlockSize)
@@ -111,22 +129,22 @@ func RunBytes(t Test, layoutMBPerS, writeRate float64, allowance int64, warmUp b
 	return rb
 }
 
-// timeBound reports whether MinRuns full-length runs of write test t (each RunTime at
-// writeRate bytes/s, or runBytes when that is less, plus its ramp) and its warm-up fit the
-// allowance: the drive is then slow enough that time, not bytes, bounds the test.
-func timeBound(t Test, runBytes int64, writeRate float64, allowance int64, warmUp bool) bool {
-	if writeRate <= 0 {
+// timeBound reports whether the MinRuns full-length runs of write test t still to come (each
+// RunTime at s.WriteRate bytes/s, or runBytes when that is less, plus its ramp) and its
+// warm-up fit the allowance: the drive is then slow enough that time, not bytes, bounds it.
+func timeBound(t Test, runBytes int64, s RunState) bool {
+	if s.WriteRate <= 0 {
 		return false
 	}
-	full := writeRate * t.RunTime.Seconds()
+	full := s.WriteRate * t.RunTime.Seconds()
 	if runBytes > 0 {
 		full = min(full, float64(runBytes))
 	}
-	need := float64(t.MinRuns) * (full + min(writeRate*t.Ramp.Seconds(), full*rampShare))
-	if warmUp {
-		need += min(writeRate*t.WarmUp.Seconds(), full)
+	need := float64(max(t.MinRuns-s.RunsDone, 1)) * (full + min(s.WriteRate*t.Ramp.Seconds(), full*rampShare))
+	if s.WarmUp {
+		need += min(s.WriteRate*t.WarmUp.Seconds(), full)
 	}
-	return need <= float64(allowance)
+	return need <= float64(s.Allowance)
 }
 
 // RampFor is the ramp of each run of t: t.Ramp, shortened for a write test with a byte bound
@@ -202,7 +220,7 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 		}
 		rate := d.rate(t)
 		warmUp := t.WarmUp > 0 && t.MaxRuns > 1
-		rb := RunBytes(t, d.WriteMBPerS, rate, allowance, warmUp)
+		rb := RunBytes(t, RunState{LayoutMBPerS: d.WriteMBPerS, WriteRate: rate, Allowance: allowance, WarmUp: warmUp})
 		if grow := rb - fileBytes; t.Buffered && t.Writes() && grow > 0 {
 			// As the runner does: a buffered write gets room of its own, laid out first.
 			if allowance >= 0 && grow >= allowance {
@@ -227,7 +245,7 @@ func WorstCase(p *Profile, d DriveModel) Estimate {
 			written += int64(w * rate)
 			if t.Writes() && allowance >= 0 && !t.Buffered {
 				// As the runner does: the runs are planned again at the warm-up's rate.
-				rb = RunBytes(t, d.WriteMBPerS, rate, max(allowance-written, 0), false)
+				rb = RunBytes(t, RunState{LayoutMBPerS: d.WriteMBPerS, WriteRate: rate, Allowance: max(allowance-written, 0)})
 			}
 		}
 		ramp := RampFor(t, rb, rate).Seconds()

@@ -215,35 +215,39 @@ func TestWriteAllowanceAndRunBytes(t *testing.T) {
 	// A slow drive: three full-length runs and the warm-up fit 128 MiB, so the cap is the
 	// allowance over them and leaves full-length runs alone.
 	seqW := Test{Pattern: engine.Write, BlockSize: MiB, MinRuns: 3, MaxRuns: 10, WarmUp: time.Second, RunTime: 3 * time.Second}
-	if got := RunBytes(seqW, 0, 10e6, 128*MiB, true); got != 32*MiB {
+	if got := RunBytes(seqW, RunState{WriteRate: 10e6, Allowance: 128 * MiB, WarmUp: true}); got != 32*MiB {
 		t.Errorf("per-run cap = %d, want 32 MiB (128 MiB over warm-up + 3 runs)", got)
 	}
 	// A fast drive (or an unknown rate): six shorter runs and the warm-up share it.
 	for _, rate := range []float64{2e9, 0} {
-		if got := RunBytes(seqW, 0, rate, 140*MiB, true); got != 20*MiB {
+		if got := RunBytes(seqW, RunState{WriteRate: rate, Allowance: 140 * MiB, WarmUp: true}); got != 20*MiB {
 			t.Errorf("per-run cap at %.0f B/s = %d, want 20 MiB (140 MiB over warm-up + 6 runs)", rate, got)
 		}
 	}
 	withRamp := seqW
 	withRamp.Ramp = 250 * time.Millisecond
-	if got := RunBytes(withRamp, 0, 2e9, 150*MiB, false); got != 20*MiB {
+	if got := RunBytes(withRamp, RunState{WriteRate: 2e9, Allowance: 150 * MiB}); got != 20*MiB {
 		t.Errorf("per-run cap with ramps = %d, want 150 MiB over 6 runs of 1.25 each", got)
 	}
-	if got := RunBytes(seqW, 0, 2e9, -1, true); got != 0 {
+	// Planned again after two of six runs: the 100 MiB left go to the four runs left.
+	if got := RunBytes(withRamp, RunState{WriteRate: 2e9, Allowance: 100 * MiB, RunsDone: 2}); got != 20*MiB {
+		t.Errorf("per-run cap after 2 runs = %d, want 100 MiB over 4 runs of 1.25 each", got)
+	}
+	if got := RunBytes(seqW, RunState{WriteRate: 2e9, Allowance: -1, WarmUp: true}); got != 0 {
 		t.Errorf("unbounded run bytes = %d", got)
 	}
 	dd := Test{Pattern: engine.Write, BlockSize: 4096, MinRuns: 3, MaxRuns: 5, RunBytes: 520 * MiB, SizeForSeconds: 5 * time.Second, RunTime: 30 * time.Second}
-	if got := RunBytes(dd, 20, 20e6, -1, false); got != 100_000_000-100_000_000%4096 {
+	if got := RunBytes(dd, RunState{LayoutMBPerS: 20, WriteRate: 20e6, Allowance: -1}); got != 100_000_000-100_000_000%4096 {
 		t.Errorf("dd bytes at 20 MB/s = %d, want 5 s worth", got)
 	}
-	if got := RunBytes(dd, 2000, 2e9, -1, false); got != 520*MiB {
+	if got := RunBytes(dd, RunState{LayoutMBPerS: 2000, WriteRate: 2e9, Allowance: -1}); got != 520*MiB {
 		t.Errorf("dd bytes on a fast drive, no budget = %d, want dd's 520 MiB", got)
 	}
-	if got := RunBytes(dd, 2000, 2e9, 500*MiB, false); got != 100*MiB {
+	if got := RunBytes(dd, RunState{LayoutMBPerS: 2000, WriteRate: 2e9, Allowance: 500 * MiB}); got != 100*MiB {
 		t.Errorf("dd bytes on a fast drive within 500 MiB = %d, want 5 runs of 100 MiB", got)
 	}
 	read := Test{Pattern: engine.Read, BlockSize: MiB, MinRuns: 3}
-	if got := RunBytes(read, 20, 20e6, 1, false); got != 0 {
+	if got := RunBytes(read, RunState{LayoutMBPerS: 20, WriteRate: 20e6, Allowance: 1}); got != 0 {
 		t.Errorf("a read test got a write cap: %d", got)
 	}
 }

@@ -352,7 +352,8 @@ func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance in
 	if t.RegionBytes > 0 {
 		region = min(t.RegionBytes, r.workingSet)
 	}
-	rb = profile.RunBytes(t, r.layoutMBPerS(), r.layoutMBPerS()*1e6, allowance, t.WarmUp > 0 && t.MaxRuns > 1)
+	rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: r.layoutMBPerS() * 1e6,
+		Allowance: allowance, WarmUp: t.WarmUp > 0 && t.MaxRuns > 1})
 	if dev := r.deviceFor(t); dev != "" {
 		// The whole disk from its first byte, as hdparm reads it: bounded by time, and by
 		// the disk's size so a run never wraps onto blocks the page cache already holds.
@@ -436,11 +437,14 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if res.DurationS > 0 && res.Bytes > 0 {
 			writeRate = float64(res.Bytes) / res.DurationS
 		}
-		if t.Writes() && allowance >= 0 && !t.Buffered {
-			// Planned again at the rate this test really writes at (a buffered test keeps
-			// the bound its file was grown for: its warm-up rate is the page cache's).
-			rb = profile.RunBytes(t, r.layoutMBPerS(), writeRate, max(allowance-testWritten, 0), false)
-		}
+	}
+	// A direct write test is planned again at the rate it really writes at, after the warm-up
+	// and after each run, so its runs share what is left of its allowance (a buffered test
+	// keeps the bound its file was grown for: its rates are the page cache's).
+	replan := t.Writes() && allowance >= 0 && !t.Buffered
+	if replan {
+		rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: writeRate,
+			Allowance: max(allowance-testWritten, 0)})
 	}
 	ramp := profile.RampFor(t, rb, writeRate)
 	var results []*engine.Result
@@ -468,8 +472,14 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 			break
 		}
 		if t.Writes() && allowance >= 0 && testWritten+lastWritten > allowance {
-			r.logf("%s: stopping after %d runs to stay inside the profile's write budget", t.Name, len(results))
+			r.logf("%s: stopping after %d runs to stay inside the profile's write budget (%s of its %s written)", t.Name, len(results), fmtBytes(testWritten), fmtBytes(allowance))
 			break
+		}
+		if replan && res.DurationS > 0 && res.Bytes > 0 {
+			writeRate = float64(res.Bytes) / res.DurationS
+			rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: writeRate,
+				Allowance: max(allowance-testWritten, 0), RunsDone: len(results)})
+			ramp = profile.RampFor(t, rb, writeRate)
 		}
 	}
 	if len(results) == 0 {
