@@ -385,3 +385,53 @@ func TestSustainedSettlesAtASlowRate(t *testing.T) {
 		t.Errorf("wrote %d MiB: the write should have stopped once 5 MB/s held, not run to its bound", s.WrittenBytes/profile.MiB)
 	}
 }
+
+// Issue 11 item 2: the leftover of a crashed run on a filesystem without O_TMPFILE counted
+// as used space, so the next run failed for want of room. Leftovers whose process is gone
+// count as free in the decision and are removed before the layout; a leftover of a process
+// that still runs is never touched.
+func TestLeftoversCountAsFree(t *testing.T) {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "leftover", SizeMB: 320, FS: "ext4"})
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(d.Mnt, fmt.Sprintf(".iomark-run-%d-abc123.tmp", gone.Process.Pid))
+	alive := filepath.Join(d.Mnt, fmt.Sprintf(".iomark-job-%d-def456.tmp", os.Getpid()))
+	for _, f := range []struct {
+		path string
+		mib  int
+	}{{dead, 150}, {alive, 1}} {
+		if err := os.WriteFile(f.path, make([]byte, f.mib<<20), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := *profile.Quick()
+	dec, err := Decide(p, Env{Target: d.Mnt})
+	if err != nil {
+		t.Fatalf("the leftover's space was not counted as free: %v", err)
+	}
+	if len(dec.Leftovers) != 1 || dec.Leftovers[0].Path != dead {
+		t.Errorf("leftovers %+v, want only the dead process's", dec.Leftovers)
+	}
+	var l logLines
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, err := Run(ctx, p, Env{Target: d.Mnt, Log: func(format string, args ...any) {
+		l.log(format, args...)
+		if strings.HasPrefix(format, "laying out") {
+			cancel() // the leftover is handled by then: nothing more to see
+		}
+	}})
+	if err != nil || out == nil {
+		t.Fatalf("run: %v", err)
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) || !strings.Contains(l.text(), "removed "+dead) {
+		t.Errorf("the dead process's leftover is still there (%v) or was not reported:\n%s", err, l.text())
+	}
+	if _, err := os.Stat(alive); err != nil {
+		t.Errorf("the live process's file was removed: %v", err)
+	}
+	os.Remove(alive)
+}
