@@ -16,6 +16,8 @@ type PeerWrites struct {
 	PerWriteTest time.Duration
 	// How says how Bytes (and PerWriteTest) were counted from the peer's source.
 	How string
+	// Own: the profile mirrors no tool, and Bytes is iomark's own bound.
+	Own bool
 }
 
 // The peers' writes, each counted from the peer's source.
@@ -48,6 +50,6 @@ var (
 		How: "dd bs=1M count=8192 oflag=direct: the copy the profile measures"}
 
 	// quick mirrors no tool: its bound is issue 4's, below every peer above.
-	peerQuickBound = PeerWrites{Tool: "iomark's own bound (issue 4)", Bytes: 512 * MiB,
+	peerQuickBound = PeerWrites{Tool: "issue 4's bound", Bytes: 512 * MiB, Own: true,
 		How: "quick mirrors no tool; issue 4 bounds it to 512 MiB, below every peer's run"}
 )

@@ -166,17 +166,17 @@ func (d *Decision) budgetLine() string {
 	if d.BudgetBytes == 0 {
 		return "writes nothing"
 	}
-	s := "writes at most " + fmtBytes(d.BudgetBytes)
+	s := fmt.Sprintf("writes at most %s (%.0f MB)", fmtBytes(d.BudgetBytes), float64(d.BudgetBytes)/1e6)
 	if d.MaxDuration > 0 {
 		s += fmt.Sprintf(" and takes at most %s", d.MaxDuration)
 	}
 	switch pw := d.Peer; {
+	case pw.Own:
+		s += fmt.Sprintf(": %s (%s mirrors no tool)", pw.Tool, d.Profile)
 	case pw.PerWriteTest > 0:
-		s += fmt.Sprintf(", and no more than %s would (%s plus %s of each write test)", pw.Tool, fmtBytes(pw.Bytes), pw.PerWriteTest)
-	case pw.Bytes > d.BudgetBytes:
-		s += fmt.Sprintf(" (%s writes %s)", pw.Tool, fmtBytes(pw.Bytes))
+		s += fmt.Sprintf(", and never more than %s, which writes %s and %s of each write test", pw.Tool, fmtBytes(pw.Bytes), pw.PerWriteTest)
 	default:
-		s += fmt.Sprintf(" (%s)", pw.Tool)
+		s += fmt.Sprintf(": %s, which it mirrors, writes %s", pw.Tool, fmtBytes(pw.Bytes))
 	}
 	return s
 }
