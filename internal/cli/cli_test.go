@@ -118,4 +118,3 @@ func TestRunAndJobRefuseAMissingTargetAlike(t *testing.T) {
 		t.Errorf("a refused command created %v", ents)
 	}
 }
-
