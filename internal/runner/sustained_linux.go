@@ -56,7 +56,7 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	rt := r.testRecord(t, res)
 	rt.Sustained = sustained(res, ss)
 	if steadyStop {
-		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, engine.FormatSize(res.Bytes-res.Bytes%profile.MiB))
+		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, fmtBytes(res.Bytes))
 	}
 	return rt, runErr
 }
