@@ -42,10 +42,10 @@ func availableFor(s Spec) error {
 	if err := Available(); err != nil {
 		return err
 	}
-	if s.FS != "" {
-		for _, tool := range []string{"mkfs." + s.FS, "mount", "umount"} {
+	if s.FS == "ext4" {
+		for _, tool := range []string{"mkfs.ext4", "mount", "umount"} {
 			if _, err := exec.LookPath(tool); err != nil {
-				return fmt.Errorf("lab: drive %s needs %s (apt-get install e2fsprogs dosfstools mount)", s.Name, tool)
+				return fmt.Errorf("lab: drive %s needs %s (apt-get install e2fsprogs mount)", s.Name, tool)
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 // Package lab gives tests and benchmark programs drives whose limits are known: a RAM-backed
 // loop device (an image in /dev/shm filled with real random data, attached with direct I/O),
-// optionally with ext4 or vfat mounted on a temporary directory, throttled for every process by rules
+// optionally with ext4 mounted on a temporary directory, throttled for every process by rules
 // on the root cgroup-v1 blkio controller. It also runs fio, the peer every engine test is
 // checked against, and parses its JSON.
 //
@@ -11,8 +11,11 @@
 // PID of the process that made them, and Up first sweeps drives whose process died before
 // Down (SweepOrphans); drives made by scripts/lab/drive.sh are never swept.
 //
+// PassthroughFS mounts a FUSE passthrough of a directory (go-fuse, served in the test
+// process): a filesystem without O_TMPFILE, as vfat and exfat are on users' drives.
+//
 // It is support code for tests and bench programs only and must never be imported by
-// cmd/iomark or any package it links: it execs losetup, mkfs.ext4, mkfs.vfat, mount, umount and fio
+// cmd/iomark or any package it links: it execs losetup, mkfs.ext4, mount, umount and fio
 // (test-time tools from util-linux, e2fsprogs and fio), and testing.go imports package
 // testing for NewDrive, which is fine here because nothing in the product binary imports lab.
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // Up brings up an emulated drive: a random-filled image in /dev/shm, attached to a free loop
-// device with direct I/O, optionally with ext4 or vfat mounted on a temporary directory, then
+// device with direct I/O, optionally with ext4 mounted on a temporary directory, then
 // throttled as s says. On error it undoes whatever it did. Call Down when finished.
 func Up(s Spec) (*Drive, error) {
 	s, err := s.withDefaults()
@@ -64,20 +64,16 @@ func (d *Drive) up() error {
 			d.Dev, d.Img, strings.TrimSpace(string(dio)), err, imageDir)
 	}
 
-	if s.FS != "" {
-		mkfs := []string{"mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", d.Dev}
-		if s.FS == "vfat" {
-			mkfs = []string{"mkfs.vfat", d.Dev}
-		}
-		if _, err := run(mkfs[0], mkfs[1:]...); err != nil {
-			return fmt.Errorf("lab: make %s on %s: %w", s.FS, d.Dev, err)
+	if s.FS == "ext4" {
+		if _, err := run("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", d.Dev); err != nil {
+			return fmt.Errorf("lab: make ext4 on %s: %w", d.Dev, err)
 		}
 		mnt, err := os.MkdirTemp("", ownedPrefix()+s.Name+"-")
 		if err != nil {
 			return fmt.Errorf("lab: make mount point: %w", err)
 		}
 		d.Mnt, d.madeMnt = mnt, true
-		if _, err := run("mount", "-t", s.FS, d.Dev, d.Mnt); err != nil {
+		if _, err := run("mount", "-t", "ext4", d.Dev, d.Mnt); err != nil {
 			return fmt.Errorf("lab: mount %s on %s: %w", d.Dev, d.Mnt, err)
 		}
 		d.mounted = true

@@ -11,16 +11,14 @@ type Spec struct {
 	SizeMB int    // image size in MiB (2^20 bytes, as dd bs=1M); 0 means 256
 	// Throttle limits applied to the whole device for every process, buffered writeback too.
 	ReadIOPS, WriteIOPS int
-	ReadMBps, WriteMBps int // 10^6 bytes/s, as fio and dd print MB/s
-	// FS is "" for a bare block device, "ext4" or "vfat" (a filesystem without O_TMPFILE,
-	// as on most SD cards and USB sticks out of the box) mounted on a temporary directory.
-	FS string
+	ReadMBps, WriteMBps int    // 10^6 bytes/s, as fio and dd print MB/s
+	FS                  string // "" for a bare block device, "ext4" for ext4 mounted on a temp dir
 }
 
 // Drive is an emulated drive brought up by Up. Fields are for reading only.
 type Drive struct {
 	Dev    string // block device, e.g. /dev/loop3
-	Mnt    string // mount point when Spec.FS is set, else ""
+	Mnt    string // mount point when Spec.FS is "ext4", else ""
 	Img    string // backing image in /dev/shm
 	MajMin string // "7:3", the key of the blkio throttle rules
 	Spec   Spec
@@ -48,11 +46,11 @@ func (s Spec) withDefaults() (Spec, error) {
 	if s.SizeMB < 0 || s.SizeMB > maxSizeMB {
 		return s, fmt.Errorf("lab: drive %s: size %d MiB out of range 1..%d", s.Name, s.SizeMB, maxSizeMB)
 	}
-	if s.FS != "" && s.SizeMB < 16 {
-		return s, fmt.Errorf("lab: drive %s: %s needs at least 16 MiB, got %d", s.Name, s.FS, s.SizeMB)
+	if s.FS == "ext4" && s.SizeMB < 16 {
+		return s, fmt.Errorf("lab: drive %s: ext4 needs at least 16 MiB, got %d", s.Name, s.SizeMB)
 	}
-	if s.FS != "" && s.FS != "ext4" && s.FS != "vfat" {
-		return s, fmt.Errorf("lab: drive %s: filesystem %q not supported: use \"\", \"ext4\" or \"vfat\"", s.Name, s.FS)
+	if s.FS != "" && s.FS != "ext4" {
+		return s, fmt.Errorf("lab: drive %s: filesystem %q not supported: use \"\" or \"ext4\"", s.Name, s.FS)
 	}
 	if err := checkLimits(s.ReadIOPS, s.WriteIOPS, s.ReadMBps, s.WriteMBps); err != nil {
 		return s, fmt.Errorf("lab: drive %s: %w", s.Name, err)
