@@ -32,6 +32,8 @@ type Decision struct {
 	MaxDuration time.Duration
 	// Leftovers are test files of earlier runs in the directory, removed before the layout.
 	Leftovers []engine.Leftover
+	// SustainedBytes is the most a sustained write covers (its file grows sparse to it).
+	SustainedBytes int64
 	info      engine.TargetInfo
 }
 
@@ -51,6 +53,11 @@ func Decide(p profile.Profile, env Env) (*Decision, error) {
 	}
 	d := &Decision{Profile: p.Name, Target: env.Target, Kind: info.Kind, info: info,
 		Peer: p.Peer, MaxDuration: p.MaxDuration, WorkingSetBytes: p.FileBytes}
+	for _, t := range p.Tests {
+		if t.Sustained != nil {
+			d.SustainedBytes = max(d.SustainedBytes, t.Sustained.MaxBytes)
+		}
+	}
 	switch info.Kind {
 	case engine.KindDir:
 		d.MayWrite = true
@@ -144,10 +151,12 @@ func (d *Decision) checkRoom(p profile.Profile) error {
 // tests are skipped and why, and the byte budget.
 func (d *Decision) Lines() []string {
 	var what string
-	switch d.Kind {
-	case engine.KindDir:
+	switch {
+	case d.Kind == engine.KindDir && d.SustainedBytes > 0:
+		what = fmt.Sprintf("a directory: one test file written up to %s or the free space less a margin, removed at the end", fmtBytes(d.SustainedBytes))
+	case d.Kind == engine.KindDir:
 		what = fmt.Sprintf("a directory: one %s test file, removed at the end", fmtBytes(d.WorkingSetBytes))
-	case engine.KindBlock:
+	case d.Kind == engine.KindBlock:
 		what = fmt.Sprintf("a block device: its first %s", fmtBytes(d.WorkingSetBytes))
 	default:
 		what = fmt.Sprintf("a file: its first %s", fmtBytes(d.WorkingSetBytes))
