@@ -12,6 +12,14 @@ want mkfs.ext4 e2fsprogs
 want mkfs.vfat dosfstools
 want file file
 want chromium chromium  # the results site's browser tests (never a downloaded browser)
+# The QEMU lab (internal/qemulab): emulators, and the tools that unpack Debian kernels and build
+# an initramfs. Kernels and busybox themselves are fetched by the lab with apt-get download.
+want qemu-system-x86_64 qemu-system-x86
+want qemu-system-aarch64 qemu-system-arm
+want modprobe kmod
+want cpio cpio
+want fdtput device-tree-compiler
+want xz xz-utils
 # initdb is not on PATH: look where Debian puts it. The store tests start their own server.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
@@ -22,5 +30,5 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "setup-test-deps: installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "${need[@]}" >/dev/null
 fi

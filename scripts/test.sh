@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test of the project: the one command README.md gives and .ci/run calls.
 # Installs what tests need, checks formatting and vet, runs all Go tests (the I/O tests build
-# throttled loop devices from files they create, so run as root to exercise them), then builds
-# the five release targets and runs the arm builds under qemu-user.
+# throttled loop devices from files they create, so run as root to exercise them; the QEMU lab
+# of internal/qemulab boots Debian kernels, kept in /var/cache/iomark-qemu, about 2 minutes),
+# then builds the five release targets and runs the arm builds under qemu-user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

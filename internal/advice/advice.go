@@ -14,6 +14,7 @@ type rule func(*probe.Report) []record.Finding
 var rules = []rule{
 	usbPortUSB2,
 	usbNoUAS,
+	usbFullSpeed,
 	partitionMisaligned,
 	mountSync,
 	fsFAT,

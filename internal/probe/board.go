@@ -38,7 +38,7 @@ func ReadBoard(o Options) *Board {
 	b.Throttled = readThrottle(o)
 	b.Governor = readString(o.path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"))
 	b.CPUFreqDriver = readString(o.path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver"))
-	b.Kernel = readString(o.path("/proc/sys/kernel/osrelease"))
+	b.Kernel = kernelRelease(o)
 	b.OS = osRelease(o)
 	b.MemoryBytes = memTotal(o)
 	b.CPUs = countCPUs(o)
@@ -78,6 +78,20 @@ func readCPUInfo(o Options) map[string]string {
 		}
 	}
 	return out
+}
+
+// kernelRelease is /proc/sys/kernel/osrelease, else the release in /proc/version ("Linux
+// version 6.1.0-56-amd64 (debian-kernel@…) …"), which is what a tree given to --root often
+// carries instead.
+func kernelRelease(o Options) string {
+	if s := readString(o.path("/proc/sys/kernel/osrelease")); s != "" {
+		return s
+	}
+	f := strings.Fields(readString(o.path("/proc/version")))
+	if len(f) >= 3 && f[0] == "Linux" && f[1] == "version" {
+		return f[2]
+	}
+	return ""
 }
 
 // osRelease reads PRETTY_NAME from os-release (etc first, then usr/lib, as os-release(5) says).

@@ -113,7 +113,7 @@ func describeDisk(o Options, r *Report, diskDir string) {
 		r.Link = append(r.Link, pcieHops(dirs)...)
 	default:
 		if ifDir, ok := findUp(dirs, reUSBIface); ok {
-			u, h := readUSB(o, dirs, ifDir)
+			u, hops := readUSB(o, dirs, ifDir)
 			u.SCSIVendor, u.SCSIModel = r.Device.Vendor, r.Device.Model
 			if u.Bridge != nil && u.Bridge.Kind == "usb-sata" && !o.NoIoctl {
 				id, err := ataIdentify(o, r.Device.Path)
@@ -129,7 +129,13 @@ func describeDisk(o Options, r *Report, diskDir string) {
 				r.Device.Model = u.Drive.Model
 				r.Device.Vendor = ""
 			}
-			r.Link = append(r.Link, h)
+			// The drive's own serial when the bridge passed IDENTIFY through, else the USB
+			// device's (a stick's controller is the drive).
+			r.Device.SerialHash = u.SerialHash
+			if u.Drive != nil && u.Drive.SerialHash != "" {
+				r.Device.SerialHash = u.Drive.SerialHash
+			}
+			r.Link = append(r.Link, hops...)
 			r.Link = append(r.Link, pcieHops(dirs)...)
 			break
 		}
@@ -142,9 +148,15 @@ func describeDisk(o Options, r *Report, diskDir string) {
 		}
 		if port, ok := findUp(dirs, reATAPort); ok {
 			s, h := readSATA(o, port, diskDir)
-			r.SATA, r.Device.Class = s, ClassSATA
+			r.SATA, r.Device.Class = s, sataClass(s)
 			if r.Device.Vendor == "ATA" { // libata's INQUIRY vendor, not the drive's maker
 				r.Device.Vendor = ""
+			}
+			if s.Model != "" {
+				r.Device.Model = s.Model
+			}
+			if s.SerialHash != "" {
+				r.Device.SerialHash = s.SerialHash
 			}
 			r.Link = append(r.Link, h)
 			r.Link = append(r.Link, pcieHops(dirs)...)

@@ -50,6 +50,7 @@ func TestProbeFixtures(t *testing.T) {
 			mountPoint: "/", fstype: "ext4", partStart: 1056768 * 512, aligned1MiB: true,
 			link: []hopWant{
 				{bus: "usb", speedMbps: 480, maxMbps: 5000, driver: "uas", ceilingAtLeast: 1},
+				{bus: "usb", speedMbps: 480, driver: "hub", ceilingAtLeast: 1}, // the VL805's internal hub
 				{bus: "pcie", speedMbps: 5000, maxMbps: 5000, driver: "xhci_hcd", ceilingAtLeast: 1},
 			},
 			ceilingBus: "usb", boardModel: "Raspberry Pi 4 Model B Rev 1.4", revision: "c03114",
@@ -58,7 +59,11 @@ func TestProbeFixtures(t *testing.T) {
 			fixture: "pi3bplus-flash-usb-storage", target: "/media/pi/USBDATA/music",
 			class: ClassUSBFlash, model: "Cruzer Blade", capacityBytes: 31260672 * 512,
 			mountPoint: "/media/pi/USBDATA", fstype: "ext4", partStart: 2048 * 512, aligned1MiB: true,
-			link:       []hopWant{{bus: "usb", speedMbps: 480, driver: "usb-storage", ceilingAtLeast: 1}},
+			link: []hopWant{
+				{bus: "usb", speedMbps: 480, driver: "usb-storage", ceilingAtLeast: 1},
+				{bus: "usb", speedMbps: 480, driver: "hub", ceilingAtLeast: 1}, // the LAN7515's two hubs
+				{bus: "usb", speedMbps: 480, driver: "hub", ceilingAtLeast: 1},
+			},
 			ceilingBus: "usb", boardModel: "Raspberry Pi 3 Model B Plus Rev 1.3", revision: "a020d3",
 		},
 		{
@@ -102,6 +107,7 @@ func TestProbeFixtures(t *testing.T) {
 			mountPoint: "/media/usb0", fstype: "vfat", partStart: 63 * 512, aligned1MiB: false,
 			link: []hopWant{
 				{bus: "usb", speedMbps: 480, driver: "usb-storage", ceilingAtLeast: 1},
+				{bus: "usb", speedMbps: 480, driver: "hub", ceilingAtLeast: 1},
 				{bus: "pcie", speedMbps: 5000, maxMbps: 5000, driver: "xhci_hcd", ceilingAtLeast: 1},
 			},
 			ceilingBus: "usb", boardModel: "Raspberry Pi 4 Model B Rev 1.4", revision: "c03114",
@@ -170,6 +176,9 @@ func TestProbeUSBDetails(t *testing.T) {
 	}
 	if u.SerialHash == "" || strings.Contains(u.SerialHash, "123456789394") {
 		t.Errorf("serial must be hashed, got %q", u.SerialHash)
+	}
+	if r.Device.SerialHash != u.SerialHash {
+		t.Errorf("device serial hash %q, want the USB device's %q", r.Device.SerialHash, u.SerialHash)
 	}
 
 	// Pi 3 B+: USB 2 only controller, USB 2 device: no maximum claimed, port 480.

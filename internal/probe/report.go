@@ -45,7 +45,9 @@ const (
 	ClassUSBSSD   = "usb-ssd"
 	ClassUSBHDD   = "usb-hdd"
 	ClassNVMe     = "nvme"
-	ClassSATA     = "sata"
+	ClassSATA     = "sata"     // an ATA disk that does not report its rotation rate
+	ClassSATASSD  = "sata-ssd" // IDENTIFY word 217 says solid state
+	ClassSATAHDD  = "sata-hdd" // IDENTIFY word 217 gives a rotation rate
 	ClassVirtio   = "virtio"
 	ClassLoop     = "loop"
 	ClassOther    = "other"
@@ -163,13 +165,16 @@ type NVMe struct {
 
 // SATA describes an ATA disk on a SATA link.
 type SATA struct {
-	Port        string   `json:"port,omitempty"` // ata1
-	LinkGbps    float64  `json:"link_gbps,omitempty"`
-	MaxLinkGbps float64  `json:"max_link_gbps,omitempty"` // controller's hardware limit
-	Model       string   `json:"model,omitempty"`
-	Firmware    string   `json:"firmware,omitempty"`
-	Driver      string   `json:"driver,omitempty"` // ahci, …
-	TempC       *float64 `json:"temp_c,omitempty"`
+	Port        string  `json:"port,omitempty"` // ata1
+	LinkGbps    float64 `json:"link_gbps,omitempty"`
+	MaxLinkGbps float64 `json:"max_link_gbps,omitempty"` // controller's hardware limit
+	Model       string  `json:"model,omitempty"`         // from IDENTIFY when libata exposes it, else INQUIRY
+	Firmware    string  `json:"firmware,omitempty"`      // from IDENTIFY when libata exposes it, else INQUIRY
+	SerialHash  string  `json:"serial_hash,omitempty"`
+	// RotationRateRPM is IDENTIFY word 217: 1 means solid state, else revolutions per minute.
+	RotationRateRPM int      `json:"rotation_rate_rpm,omitempty"`
+	Driver          string   `json:"driver,omitempty"` // ahci, …
+	TempC           *float64 `json:"temp_c,omitempty"`
 }
 
 // Loop describes a loop device and its backing file.

@@ -20,8 +20,16 @@ func readSATA(o Options, portDir, diskDir string) (*SATA, Hop) {
 	if v, ok := parseGbps(readString(filepath.Join(linkDir, "hw_sata_spd_limit"))); ok {
 		s.MaxLinkGbps = v
 	}
+	// libata's SCSI INQUIRY cuts the model to 16 characters and the firmware to its last 4
+	// ("Samsung SSD 870 ", "1B6Q"); the IDENTIFY data it keeps in sysfs has them whole.
 	s.Model = readString(filepath.Join(diskDir, "device", "model"))
 	s.Firmware = readString(filepath.Join(diskDir, "device", "rev"))
+	if p, ok := ataDeviceID(portDir, diskDir); ok {
+		if id, err := readATAIDFile(p); err == nil {
+			s.Model, s.Firmware, s.SerialHash = id.Model, id.Firmware, id.SerialHash
+			s.RotationRateRPM = id.RotationRateRPM
+		}
+	}
 	s.Driver = linkBase(filepath.Join(filepath.Dir(portDir), "driver"))
 	s.TempC = hwmonTemp(o, filepath.Join(diskDir, "device")) // drivetemp, when loaded
 
@@ -36,4 +44,16 @@ func readSATA(o Options, portDir, diskDir string) (*SATA, Hop) {
 		h.MaxSpeedMbps = int(s.MaxLinkGbps * 1000)
 	}
 	return s, h
+}
+
+// sataClass tells a solid-state drive from a spinning one by IDENTIFY word 217 (1 = solid
+// state, 0x0401-0xfffe = rpm); a drive that does not report it stays "sata".
+func sataClass(s *SATA) string {
+	switch {
+	case s.RotationRateRPM == 1:
+		return ClassSATASSD
+	case s.RotationRateRPM > 1:
+		return ClassSATAHDD
+	}
+	return ClassSATA
 }

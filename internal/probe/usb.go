@@ -17,8 +17,9 @@ func usbSpeedMbps(s string) int {
 }
 
 // readUSB describes the USB device that holds the disk. ifDir is the interface the storage
-// driver binds (2-1:1.0); its parent is the device (2-1); the usbN above is the root hub.
-func readUSB(o Options, dirs []string, ifDir string) (*USB, Hop) {
+// driver binds (2-1:1.0); its parent is the device (2-1); the usbN above is the root hub. The
+// hops are the device's, then each hub's on the way up (nearest first).
+func readUSB(o Options, dirs []string, ifDir string) (*USB, []Hop) {
 	devDir := filepath.Dir(ifDir)
 	u := &USB{Busdev: filepath.Base(devDir)}
 	vid, _ := readHex16(filepath.Join(devDir, "idVendor"))
@@ -38,7 +39,9 @@ func readUSB(o Options, dirs []string, ifDir string) (*USB, Hop) {
 		u.Bridge = &Bridge{Vendor: b.Vendor, Chip: b.Chip, Kind: b.Kind, UAS: b.UAS, Note: b.Note}
 	}
 	// Hubs between the root hub and the device (the Pi 4's USB 2 ports sit behind a VL805
-	// internal hub; the Pi 3 B+'s behind the LAN7515).
+	// internal hub; the Pi 3 B+'s behind the LAN7515). Each is a hop of the link chain too: a
+	// drive behind a full-speed hub runs at 12 Mb/s whatever it and the port can do.
+	var hubHops []Hop
 	for _, d := range dirs {
 		if d == devDir || !reUSBDev.MatchString(filepath.Base(d)) {
 			continue
@@ -49,11 +52,13 @@ func readUSB(o Options, dirs []string, ifDir string) (*USB, Hop) {
 		name := readString(filepath.Join(d, "product"))
 		hv, _ := readHex16(filepath.Join(d, "idVendor"))
 		hp, _ := readHex16(filepath.Join(d, "idProduct"))
-		label := fmt.Sprintf("%s %04x:%04x %s Mb/s", filepath.Base(d), hv, hp, readString(filepath.Join(d, "speed")))
+		speed := readString(filepath.Join(d, "speed"))
+		label := fmt.Sprintf("%s %04x:%04x %s Mb/s", filepath.Base(d), hv, hp, speed)
 		if name != "" {
 			label += " (" + name + ")"
 		}
 		u.Hubs = append([]string{label}, u.Hubs...)
+		hubHops = append(hubHops, hubHop(d, hv, hp, name, usbSpeedMbps(speed), u.Driver))
 	}
 	if root, ok := findUp(dirs, reUSBRoot); ok {
 		u.PortMaxSpeedMbps = controllerMaxSpeed(filepath.Dir(root))
@@ -64,7 +69,26 @@ func readUSB(o Options, dirs []string, ifDir string) (*USB, Hop) {
 	hop.Detail = usbDetail(u)
 	c := linkdb.USB(u.SpeedMbps, u.Driver)
 	hop.CeilingMBPerS, hop.CeilingBasis, hop.CeilingSource = c.MBPerS, c.Basis, c.Source
-	return u, hop
+	return u, append([]Hop{hop}, hubHops...)
+}
+
+// hubHop is a USB hub between the drive and the root port, with the ceiling of its speed for
+// the drive's protocol (the drive's traffic crosses it).
+func hubHop(dir string, vid, pid uint16, product string, speedMbps int, storageDriver string) Hop {
+	h := Hop{Bus: "usb", Name: filepath.Base(dir), SpeedMbps: speedMbps, Driver: linkBase(filepath.Join(dir, filepath.Base(dir)+":1.0", "driver"))}
+	if h.Driver == "" {
+		h.Driver = "hub"
+	}
+	h.Detail = fmt.Sprintf("hub %04x:%04x", vid, pid)
+	if product != "" {
+		h.Detail += " " + product
+	}
+	if name := usbSpeedName(speedMbps); name != "" {
+		h.Detail += ", " + name
+	}
+	c := linkdb.USB(speedMbps, storageDriver)
+	h.CeilingMBPerS, h.CeilingBasis, h.CeilingSource = c.MBPerS, c.Basis, c.Source
+	return h
 }
 
 func usbDetail(u *USB) string {

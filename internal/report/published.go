@@ -195,7 +195,8 @@ func storageClasses(r *record.Run) []string {
 		return []string{"nvme"}
 	case probe.ClassEMMC:
 		return []string{"emmc"}
-	case probe.ClassSATA:
+	case probe.ClassSATA, probe.ClassSATASSD, probe.ClassSATAHDD:
+		// refdata's sata rows do not split SSDs from HDDs.
 		return []string{"sata"}
 	case probe.ClassUSBSSD:
 		if r.USB != nil && r.USB.Bridge != nil {

@@ -29,7 +29,13 @@ func Suspect(cid CID, csd CSD) (bool, []string) {
 	return SuspectAt(cid, csd, time.Now())
 }
 
-// SuspectAt is Suspect with the current time given, so dates are judged reproducibly.
+// clockFloor is a date every correct clock is past (iomark did not exist before it). A board
+// without a real-time clock boots at 1970 and keeps that until NTP answers (a Raspberry Pi
+// on its first boot, QEMU's raspi3b): such a clock cannot say a date is in the future.
+var clockFloor = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// SuspectAt is Suspect with the current time given, so dates are judged reproducibly. A time
+// before clockFloor (an unset clock) skips the "in the future" check.
 func SuspectAt(cid CID, csd CSD, now time.Time) (bool, []string) {
 	var reasons []string
 	add := func(format string, args ...any) { reasons = append(reasons, fmt.Sprintf(format, args...)) }
@@ -54,7 +60,7 @@ func SuspectAt(cid CID, csd CSD, now time.Time) (bool, []string) {
 		add("manufacture month %d is not a month", cid.Month)
 	}
 	made := time.Date(cid.Year, time.Month(max(cid.Month, 1)), 1, 0, 0, 0, 0, time.UTC)
-	if made.After(now) {
+	if !now.Before(clockFloor) && made.After(now) {
 		add("manufacture date %s is in the future", cid.Date)
 	}
 	// SDHC (CSD v2) arrived with SD 2.00 in 2006: a v2 card dated earlier, or any card dated

@@ -116,3 +116,19 @@ func TestSerialPatternLeavesRealSerialsAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestSuspectUnsetClock: a board without a real-time clock reads 1970 until NTP answers (a
+// Raspberry Pi's first boot, QEMU's raspi3b); its clock cannot put a card's date in the
+// future (a Debian 6.1 guest on raspi3b warned "manufacture date 2006-02 is in the future").
+func TestSuspectUnsetClock(t *testing.T) {
+	cid := withCID(t, func(b []byte) { b[13], b[14] = 0x00, 0x62 }) // 2006-02
+	epoch := time.Unix(0, 0).UTC()
+	if bad, why := SuspectAt(cid, mustCSD(t, csdSanDiskSN64G), epoch); bad {
+		t.Errorf("suspect at a 1970 clock: %v", why)
+	}
+	// A clock that is set still catches a future date.
+	future := withCID(t, func(b []byte) { b[13], b[14] = 0x01, 0xb1 }) // 2027-01
+	if bad, _ := SuspectAt(future, mustCSD(t, csdSanDiskSN64G), time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)); !bad {
+		t.Error("a 2027 card on a 2026 clock must be suspect")
+	}
+}
