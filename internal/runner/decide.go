@@ -34,7 +34,7 @@ type Decision struct {
 	Leftovers []engine.Leftover
 	// SustainedBytes is the most a sustained write covers (its file grows sparse to it).
 	SustainedBytes int64
-	info      engine.TargetInfo
+	info           engine.TargetInfo
 }
 
 // minTargetBytes is the least a file or device must hold to be measured.
