@@ -3,6 +3,8 @@ package lab
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hanwen/go-fuse/v2/fs"
@@ -22,6 +24,7 @@ func PassthroughFS(t testing.TB, dir string) string {
 		}
 		t.Skipf("no /dev/fuse: %v", err)
 	}
+	sweepPassthroughs()
 	root, err := fs.NewLoopbackRoot(dir)
 	if err != nil {
 		t.Fatalf("lab: passthrough of %s: %v", dir, err)
@@ -44,4 +47,30 @@ func PassthroughFS(t testing.TB, dir string) string {
 		}
 	})
 	return mnt
+}
+
+// passthroughType is how passthrough mounts appear in /proc/self/mountinfo.
+const passthroughType = "fuse.iomarkpass"
+
+// sweepPassthroughs unmounts passthrough mounts left by test processes that died before
+// their cleanup (their server died with them: every access would fail), and removes their
+// mount points. Mounts of live processes are left alone.
+func sweepPassthroughs() {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(f) < 5 || len(g) < 1 || g[0] != passthroughType {
+			continue
+		}
+		mnt := unescapeMountinfo(f[4])
+		if pid := ownerPID(filepath.Base(mnt)); pid != 0 && !alive(pid) {
+			if _, err := run("umount", "-l", mnt); err == nil {
+				os.Remove(mnt)
+			}
+		}
+	}
 }
