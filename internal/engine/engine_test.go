@@ -108,6 +108,39 @@ func TestSizeBoundJobTransfersTheBudget(t *testing.T) {
 	}
 }
 
+// A ramp bounded by bytes ends when they are spent, however long its time: a byte-bound
+// write job then writes exactly its ramp's bytes and its window's, which is how the runner
+// keeps a profile's byte budget on a drive faster than it planned for (issue 11).
+func TestRampBytesBoundTheRamp(t *testing.T) {
+	for _, eng := range []Engine{EnginePsync, EngineIOUring} {
+		t.Run(string(eng), func(t *testing.T) {
+			if eng == EngineIOUring && uringUsable() != nil {
+				t.Skipf("io_uring unavailable here: %v", uringUsable())
+			}
+			dir := t.TempDir()
+			s := quickSpec(dir, RandWrite)
+			s.Engine = eng
+			// A ramp of an hour would never end by time within the test: only its bytes end it.
+			s.Runtime, s.Ramp, s.RampBytes, s.IOBudgetBytes = 0, time.Hour, 1<<20, 2<<20
+			res, err := Run(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The window counts what completes in it: the budget, and ramp I/Os still in flight
+			// when it opened (at most a queue's worth per job).
+			if inFlight := int64(s.QD * s.Jobs * s.BlockSize); res.Bytes < 2<<20 || res.Bytes > 2<<20+inFlight {
+				t.Errorf("measured %d bytes, want the 2 MiB budget and at most %d bytes issued before the window", res.Bytes, inFlight)
+			}
+			if got, want := res.BytesWritten-res.LayoutBytes, int64(3<<20); got != want {
+				t.Errorf("wrote %d bytes besides the layout, want exactly the ramp's 1 MiB and the window's 2 MiB (%d)", got, want)
+			}
+			if res.RampS >= time.Hour.Seconds() {
+				t.Errorf("ramp_s %.1f: the ramp's bytes did not end it", res.RampS)
+			}
+		})
+	}
+}
+
 func TestInterruptKeepsWhatWasMeasured(t *testing.T) {
 	dir := t.TempDir()
 	s := quickSpec(dir, RandWrite)

@@ -63,10 +63,14 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 		}
 	}
 
-	r := &run{spec: &s, tgt: tgt, seed: s.Seed, done: make(chan struct{})}
+	r := &run{spec: &s, tgt: tgt, seed: s.Seed, done: make(chan struct{}), rampEnded: make(chan struct{})}
 	if s.IOBudgetBytes > 0 {
 		r.hasBudget = true
 		r.budget.Store(s.IOBudgetBytes)
+	}
+	if s.Ramp > 0 && s.RampBytes > 0 {
+		r.hasRampBudget = true
+		r.rampBudget.Store(s.RampBytes)
 	}
 	if _, ok := be.(psync); ok && s.QD*s.Jobs <= maxRawWorkers {
 		// One P per psync goroutine, plus room for the sampler and the runtime.
@@ -180,6 +184,7 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 		ramp := time.NewTimer(s.Ramp)
 		select {
 		case <-ramp.C:
+		case <-r.rampEnded: // its bytes were spent first
 		case <-r.done:
 		case <-ctx.Done():
 			interrupted = true
@@ -188,8 +193,8 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	}
 	var ru0, ru1 unix.Rusage
 	_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
-	t0 := r.now()
-	r.phase.Store(phaseMeasure)
+	r.endRamp()
+	t0 := time.Duration(r.t0.Load())
 
 	// The window ends when the runtime is up or a signal comes: I/O still in flight then is
 	// not counted (a throttled queue drains in bursts, which would skew the rate), as fio
@@ -226,7 +231,7 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	res := &Result{
 		Target: r.tgt.path, TargetKind: r.tgt.kind, Pattern: s.Pattern, BlockSize: s.BlockSize,
 		QD: s.QD, Jobs: s.Jobs, Engine: be.name(), Direct: s.Direct,
-		WorkingSetBytes: r.tgt.sizeBytes, RampS: s.Ramp.Seconds(),
+		WorkingSetBytes: r.tgt.sizeBytes, RampS: rampS(s, t0),
 		DurationS: (t1 - t0).Seconds(), Series: series, SeriesIntervalS: s.SeriesInterval.Seconds(),
 		Interrupted: interrupted,
 	}
@@ -241,6 +246,15 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	return res, nil
 }
 
+// rampS is how long the ramp of s lasted, which is less than s.Ramp when its bytes
+// (RampBytes) were spent first.
+func rampS(s *Spec, t0 time.Duration) float64 {
+	if s.Ramp <= 0 {
+		return 0
+	}
+	return min(t0, s.Ramp).Seconds()
+}
+
 // sample waits out the measured window, recording throughput once per interval. It reports
 // whether ctx ended the window (interrupted) and whether time or a signal did (cut), rather
 // than a worker (the byte budget spent, or an error).
@@ -248,7 +262,7 @@ func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) (series 
 	s := r.spec
 	var deadline <-chan time.Time
 	if s.Runtime > 0 {
-		timer := time.NewTimer(s.Runtime)
+		timer := time.NewTimer(max(s.Runtime-(r.now()-t0), 0))
 		defer timer.Stop()
 		deadline = timer.C
 	}

@@ -147,14 +147,32 @@ func timeBound(t Test, runBytes int64, s RunState) bool {
 	return need <= float64(s.Allowance)
 }
 
+// RampBytesFor is the byte bound of each run's ramp of write test t when its runs are
+// bounded to runBytes: a quarter of them (rampShare), in whole blocks, so a run writes at most
+// 1.25 × runBytes however fast the drive is (the engine ends the ramp when they are spent,
+// engine.Spec.RampBytes). 0 for a read test or a run without a byte bound: its ramp is
+// bounded by time alone.
+func RampBytesFor(t Test, runBytes int64) int64 {
+	if t.Ramp <= 0 || !t.Writes() || runBytes <= 0 {
+		return 0
+	}
+	b := int64(float64(runBytes) * rampShare)
+	if bs := int64(t.BlockSize); bs > 0 {
+		b -= b % bs
+	}
+	return b
+}
+
 // RampFor is the ramp of each run of t: t.Ramp, shortened for a write test with a byte bound
 // so that it writes at most a quarter of that bound at writeRate (bytes/s; 0: unknown, then
-// a write test with a byte bound gets no ramp rather than an unbounded one).
+// a write test with a byte bound gets no ramp rather than an unbounded one, as it does when a
+// quarter of the bound is less than a block). RampBytesFor bounds the ramp's bytes too,
+// whatever the rate turns out to be.
 func RampFor(t Test, runBytes int64, writeRate float64) time.Duration {
 	if t.Ramp <= 0 || !t.Writes() || runBytes <= 0 {
 		return max(t.Ramp, 0)
 	}
-	if writeRate <= 0 {
+	if writeRate <= 0 || RampBytesFor(t, runBytes) == 0 {
 		return 0
 	}
 	return min(t.Ramp, time.Duration(float64(runBytes)/4/writeRate*float64(time.Second)))

@@ -389,3 +389,31 @@ func TestRampFor(t *testing.T) {
 		}
 	}
 }
+
+// The ramp of a write run with a byte bound is bounded by bytes too, a quarter of the run in
+// whole blocks, so a run never writes more than planned however fast the drive turns out.
+func TestRampBytesFor(t *testing.T) {
+	write := Test{Pattern: engine.RandWrite, BlockSize: 4 * KiB, Ramp: 250 * time.Millisecond}
+	cases := []struct {
+		name     string
+		t        Test
+		runBytes int64
+		want     int64
+	}{
+		{"a quarter of the run", write, 32 * MiB, 8 * MiB},
+		{"in whole blocks", write, 10*4*KiB + 512, 8 * KiB},
+		{"less than a block: no ramp", write, 8 * KiB, 0},
+		{"no byte bound: time alone", write, 0, 0},
+		{"reads: time alone", Test{Pattern: engine.RandRead, BlockSize: 4 * KiB, Ramp: time.Second}, 32 * MiB, 0},
+		{"no ramp", Test{Pattern: engine.Write, BlockSize: MiB}, 32 * MiB, 0},
+	}
+	for _, c := range cases {
+		if got := RampBytesFor(c.t, c.runBytes); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+	// A ramp with no room for a block is left out rather than left unbounded.
+	if got := RampFor(write, 8*KiB, 20e6); got != 0 {
+		t.Errorf("ramp of an 8 KiB run: %v, want none", got)
+	}
+}

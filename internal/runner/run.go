@@ -304,7 +304,10 @@ func (r *runner) runTests(ctx context.Context) error {
 	return nil
 }
 
-// spec is the engine job of test t on this run's target.
+// spec is the engine job of test t on this run's target. A write run bounded by bytes has its
+// ramp bounded by bytes too (profile.RampBytesFor), so what it writes is known before it
+// starts: at most runBytes and a quarter more, whether a timer fires late on a loaded machine
+// or the drive is faster than the rate its runs were planned at.
 func (r *runner) spec(t profile.Test, region, runBytes int64, runTime, ramp time.Duration, onProgress func(engine.Progress)) engine.Spec {
 	eng := t.Engine
 	if r.env.Engine != "" {
@@ -316,7 +319,7 @@ func (r *runner) spec(t profile.Test, region, runBytes int64, runTime, ramp time
 	}
 	return engine.Spec{Target: target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
 		Engine: eng, WorkingSetBytes: region, IOBudgetBytes: runBytes, Runtime: runTime, Ramp: ramp,
-		Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
+		RampBytes: profile.RampBytesFor(t, runBytes), Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
 		Destructive: r.destructive, Confirm: r.env.Confirm, Progress: onProgress, Log: r.env.Log}
 }
 
@@ -471,15 +474,22 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if done, _ := rule.Done(values, time.Since(testStart), lastRun); done {
 			break
 		}
-		if t.Writes() && allowance >= 0 && testWritten+lastWritten > allowance {
-			r.logf("%s: stopping after %d runs to stay inside the profile's write budget (%s of its %s written)", t.Name, len(results), fmtBytes(testWritten), fmtBytes(allowance))
-			break
-		}
+		// The next run's most bytes: a replanned run's bound and its ramp's (the engine holds
+		// it to them); a buffered run writes what it wrote last time, its bound.
+		next := lastWritten
 		if replan && res.DurationS > 0 && res.Bytes > 0 {
 			writeRate = float64(res.Bytes) / res.DurationS
 			rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: writeRate,
 				Allowance: max(allowance-testWritten, 0), RunsDone: len(results)})
 			ramp = profile.RampFor(t, rb, writeRate)
+			next = rb
+			if ramp > 0 {
+				next += profile.RampBytesFor(t, rb)
+			}
+		}
+		if t.Writes() && allowance >= 0 && testWritten+next > allowance {
+			r.logf("%s: stopping after %d runs to stay inside the profile's write budget (%s of its %s written)", t.Name, len(results), fmtBytes(testWritten), fmtBytes(allowance))
+			break
 		}
 	}
 	if len(results) == 0 {
