@@ -38,10 +38,22 @@ var boards = []Board{
 	{"Raspberry Pi 3 Model B", FamilyPi3},          // raspberrypi.com/products/raspberry-pi-3-model-b
 	{"Raspberry Pi Compute Module 3+", FamilyPi3},  // raspberrypi.com/products/compute-module-3-plus (BCM2837B0)
 	{"Raspberry Pi Zero 2 W", FamilyPiZero21},      // raspberrypi.com/products/raspberry-pi-zero-2-w
+	{"Raspberry Pi Zero W", FamilyPiZero21},        // raspberrypi.com/products/raspberry-pi-zero-w
 	{"Raspberry Pi 2 Model B", FamilyPiZero21},     // raspberrypi.com/products/raspberry-pi-2-model-b
 	{"Raspberry Pi 1 Model B", FamilyPiZero21},     // the first Raspberry Pi (2012), later called Raspberry Pi 1
 	{"SiFive HiFive Premier P550", FamilyOtherSBC}, // sifive.com/boards/hifive-premier-p550 (ESWIN EIC7700X, RISC-V)
+	{"Radxa ROCK 5B", FamilyOtherSBC},              // radxa.com/products/rock5/5b (Rockchip RK3588)
+	{"Radxa ROCK 5 ITX", FamilyOtherSBC},           // radxa.com/products/rock5/5itx (Rockchip RK3588)
+	{"FriendlyELEC NanoPi NEO4", FamilyOtherSBC},   // wiki.friendlyelec.com NanoPi_NEO4 (Rockchip RK3399)
+	{"Hardkernel ODROID-H2", FamilyOtherSBC},       // hardkernel.com ODROID-H2 (Intel J4105, an x86 single-board computer)
+	{"Hardkernel ODROID-N1", FamilyOtherSBC},       // Hardkernel RK3399 board, sent to developers as samples and cancelled (2018)
+	{"NVIDIA Jetson Nano", FamilyOtherSBC},         // developer.nvidia.com/embedded/jetson-nano-developer-kit (the P3448 module on its developer kit)
+	{"BeagleBone Black", FamilyOtherSBC},           // beagleboard.org/black (TI AM3358)
+	{"Terasic Atlas-SoC Kit", FamilyOtherSBC},      // terasic.com.tw Atlas-SoC (DE0-Nano-SoC), Altera Cyclone V SoC
+	{"FriendlyELEC NanoPi NEO2", FamilyOtherSBC},   // wiki.friendlyelec.com NanoPi_NEO2 (Allwinner H5)
 	{"PC (x86)", FamilyPC},                         // a desktop or laptop x86 PC its source does not name
+	{"Apple Mac mini (2007)", FamilyPC},            // the 2007 Intel Mac mini, run with Linux in fm4dd-io-benchmark
+	{"HP t630 Thin Client", FamilyPC},              // hp.com t630 Thin Client (AMD GX-420GI, x86)
 }
 
 // aliases maps wordings the sources use for a board (compared without case) to its canonical
@@ -71,6 +83,27 @@ var aliases = map[string]string{
 	"rpi5 8gb":                           "Raspberry Pi 5",                 // raspiblitz-4359: "on a test rpi5 8GB"
 	"raspberry pi 5 model b rev 1.0":     "Raspberry Pi 5",                 // pibenchmarks-34: Storage.sh's "Model: Raspberry Pi 5 Model B Rev 1.0"
 	"hifive premier p550":                "SiFive HiFive Premier P550",     // geerling-2025-p550: "SiFive\'s HiFive Premier P550 is a strange, powerful RISC-V board"
+	"raspberry pi 2":                     "Raspberry Pi 2 Model B",         // grazer-sdcards-2019: "auf einem Raspberry Pi 2 ermittelt" (2019; the Pi 2 was only made as Model B)
+	"raspberry pi 4 (4gb)":               "Raspberry Pi 4 Model B",         // gecompat-raspi-default: hardware list "Raspberry Pi 4 (4GB)" (2020, before the Pi 400)
+	"raspberrypi4":                       "Raspberry Pi 4 Model B",         // xshigee-rpi4-ssd-speedtest: title "RaspberryPi4のSSD/SD性能測定"
+	"rpi5 8gib model":                    "Raspberry Pi 5",                 // pcie-devices-657: "with a RPi5 8GiB model"
+	"raspberry pi 1b":                    "Raspberry Pi 1 Model B",         // fm4dd-io-benchmark: table row "Raspberry PI 1B"
+	"raspberry pi 0w":                    "Raspberry Pi Zero W",            // fm4dd-io-benchmark: table row "Raspberry PI 0W"
+	"raspberry pi 2b":                    "Raspberry Pi 2 Model B",         // fm4dd-io-benchmark: table row "Raspberry PI 2B"
+	"raspberry pi 3b":                    "Raspberry Pi 3 Model B",         // fm4dd-io-benchmark: table row "Raspberry PI 3B"
+	"cm4/4gb":                            "Raspberry Pi Compute Module 4",  // hankb-cm4-nvme-bases: "CM4/4GB on the Mini Base"
+	"cm4/8gb":                            "Raspberry Pi Compute Module 4",  // hankb-cm4-nvme-bases: "the IO Board with the CM4/8GB"
+	"rpi zero 2 w":                       "Raspberry Pi Zero 2 W",          // tkaiser-rpi-zero-2-w: "Quick Review of RPi Zero 2 W"
+	"rpi 4":                              "Raspberry Pi 4 Model B",         // tkaiser-rpi-zero-2-w: "in a RPi 4 capable of SDR50" (2021, the Pi 4 Model B)
+	"rock 5b":                            "Radxa ROCK 5B",                  // tkaiser-rock-5b: "Quick Preview of ROCK 5B"
+	"rock 5 itx":                         "Radxa ROCK 5 ITX",               // tkaiser-rock-5-itx: "Quick Preview of ROCK 5 ITX"
+	"nanopi neo4":                        "FriendlyELEC NanoPi NEO4",       // tkaiser-nanopi-neo4: "Quick Review of NanoPi NEO4"
+	"odroid h2":                          "Hardkernel ODROID-H2",           // tkaiser-odroid-h2: "Quick Preview of ODROID H2"
+	"odroid-n1":                          "Hardkernel ODROID-N1",           // tkaiser-rock-5b: "dev samples of their canceled ODROID-N1"
+	"tegra210-porg-p3448":                "NVIDIA Jetson Nano",             // ayaromenok-jetson-nano: the page's device tree name (P3448 is the Jetson Nano module)
+	"altera atlas soc":                   "Terasic Atlas-SoC Kit",          // fm4dd-io-benchmark: table row "Altera Atlas SoC"
+	"nanopi neo 2":                       "FriendlyELEC NanoPi NEO2",       // fm4dd-io-benchmark: table row "NanoPi NEO 2"
+	"apple macmini 2007":                 "Apple Mac mini (2007)",          // fm4dd-io-benchmark: table row "Apple MacMini 2007"
 }
 
 // Boards returns the canonical boards.

@@ -183,6 +183,90 @@ var sources = []Source{
 		Date:  "2025-02-21",
 		About: "blog post; a disk-benchmark.sh-style table of one NVMe SSD at PCIe x1 and x4 on a RISC-V board",
 	},
+	{
+		ID: "grazer-sdcards-2019", Title: "SD-Karte für Raspberry Pi", Rows: 7,
+		URL:   "https://github.com/GrazerComputerClub/Blog/blob/1544dbede07869b8c54d4e59b66fe7aa55a41785/content/post/sdcards.md",
+		Date:  "2019-12-25",
+		About: "blog post in a GitHub repository; raw iozone 4k and 512k output of 7 microSD cards on a Raspberry Pi 2",
+	},
+	{
+		ID: "grazer-minecraft-server", Title: "Minecraft Server", Rows: 4,
+		URL:   "https://github.com/GrazerComputerClub/Blog/blob/5bcbdda1dfac9bfd219407010303203b9f8c6ead/content/post/Minecraft-Server.md",
+		Date:  "2020-12-06",
+		About: "blog post in a GitHub repository; PiBenchmarks summaries of the microSD cards of a Pi 4 Minecraft server and an HP t630 thin client's eMMC, four versions of the post (each row names its commit)",
+	},
+	{
+		ID: "gloveboxes-iot-edge-buster", Title: "Azure IoT Edge on Raspberry Pi Buster plus tips for Raspberry Pi 4", Rows: 2,
+		URL:   "https://github.com/gloveboxes/Azure-IoT-Edge-on-Raspberry-Pi-Buster",
+		Date:  "2019-08-01",
+		About: "GitHub README; PiBenchmarks summaries of a microSD card and a USB 3 SSD (Pi 4 implied)",
+	},
+	{
+		ID: "gecompat-raspi-default", Title: "Raspberry Pi 4 Default Installation", Rows: 2,
+		URL:   "https://github.com/gecompat/Raspi/blob/8114139d83dae0160d2ce1cd58edbe06f37d9da2/System_Default/README.md",
+		Date:  "2020-05-25",
+		About: "GitHub README; PiBenchmarks summaries of a microSD card and a SATA SSD in a USB enclosure on a Pi 4",
+	},
+	{
+		ID: "xshigee-rpi4-ssd-speedtest", Title: "RaspberryPi4のSSD/SD性能測定", Rows: 3,
+		URL:   "https://github.com/xshigee/web0/blob/4c4cccd85aa8097327174d3ea8c2a0a426a48734/docs/md/RSPI_SSD_SpeedTest.md",
+		Date:  "2023-10-14",
+		About: "GitHub docs page; dd write (conv=fdatasync) and dd read (after drop_caches) of a SATA M.2 SSD in an Argon One M.2 case and a USB SSD stick on a Pi 4",
+	},
+	{
+		ID: "pcie-devices-657", Title: "Add Samsung PM981a NVME tested via Argon40 NEO 5 M.2 NVME case", Rows: 1,
+		URL:   "https://github.com/geerlingguy/raspberry-pi-pcie-devices/pull/657",
+		Date:  "2024-07-26",
+		About: "GitHub pull request (open); a disk-benchmark.sh-style table of an NVMe SSD in an Argon NEO 5 case on a Pi 5, command not stated",
+	},
+	{
+		ID: "fm4dd-io-benchmark", Title: "Basic disk I/O performance tests for single-board systems", Rows: 9,
+		URL:   "https://github.com/fm4dd/sbc-benchmarks/blob/d342bc8d67403e3cd89f0f96ceb7a052e0725a99/io-benchmark.md",
+		Date:  "2017-03-12",
+		About: "GitHub docs page; dd write (no sync) and O_DIRECT dd read of the SD card or eMMC of five Raspberry Pi models and three other SBCs, and a 2007 Mac mini's HDD; devices not named",
+	},
+	{
+		ID: "hankb-cm4-nvme-bases", Title: "Pi CM4 NVME performance: Bicool Mini Base vs. IO Board", Rows: 4,
+		URL:   "https://github.com/HankB/MkDocs-blog/blob/37da6f2b45368ba28e480e7cfa483c336aa12473/docs/tech/NVME_performance-Bicool_Mini_Base-vs-IO_Board.md",
+		Date:  "2023-10-03",
+		About: "blog post in a GitHub repository; iozone O_SYNC 4k writes of one NVMe SSD on two CM4 carrier boards, two runs each",
+	},
+	{
+		ID: "tkaiser-rpi-zero-2-w", Title: "A quick look at RPi Zero 2 W", Rows: 2,
+		URL:   "https://github.com/ThomasKaiser/Knowledge/blob/8d3704484554ab006419dea4e2b30bf3ed197243/articles/Quick_Review_of_RPi_Zero_2_W.md",
+		Date:  "2021-11-11",
+		About: "review in a GitHub repository; raw iozone output of one A2 microSD card on a Zero 2 W (HS mode) and a Pi 4",
+	},
+	{
+		ID: "tkaiser-rock-5b", Title: "Quick Preview of ROCK 5B", Rows: 9,
+		URL:   "https://github.com/ThomasKaiser/Knowledge/blob/8d3704484554ab006419dea4e2b30bf3ed197243/articles/Quick_Preview_of_ROCK_5B.md",
+		Date:  "2022-07-08",
+		About: "review in a GitHub repository; raw iozone output of eMMC modules, microSD cards and a USB SSD on a Radxa ROCK 5B, and an eMMC module on an ODROID-N1 for comparison",
+	},
+	{
+		ID: "tkaiser-rock-5-itx", Title: "Quick Preview of ROCK 5 ITX", Rows: 3,
+		URL:   "https://github.com/ThomasKaiser/Knowledge/blob/8d3704484554ab006419dea4e2b30bf3ed197243/articles/Quick_Preview_of_ROCK_5_ITX.md",
+		Date:  "2024-04-15",
+		About: "review in a GitHub repository; raw iozone 4k output of a microSD card at SDR104, the on-board eMMC and a USB SSD on a Radxa ROCK 5 ITX",
+	},
+	{
+		ID: "tkaiser-nanopi-neo4", Title: "Quick Review of NanoPi NEO4", Rows: 5,
+		URL:   "https://github.com/ThomasKaiser/Knowledge/blob/8d3704484554ab006419dea4e2b30bf3ed197243/articles/Quick_Review_of_NanoPi_NEO4.md",
+		Date:  "2018-10-07",
+		About: "review in a GitHub repository; raw iozone output of a microSD card, an eMMC module and a SATA SSD over USB2 and USB3 on a NanoPi NEO4",
+	},
+	{
+		ID: "tkaiser-odroid-h2", Title: "Quick Preview of ODROID H2", Rows: 3,
+		URL:   "https://github.com/ThomasKaiser/Knowledge/blob/8d3704484554ab006419dea4e2b30bf3ed197243/articles/Quick_Preview_of_ODROID-H2.md",
+		Date:  "2018-10-28",
+		About: "review in a GitHub repository; raw iozone output of two SATA SSDs and an NVMe SSD on the x86 ODROID-H2",
+	},
+	{
+		ID: "ayaromenok-jetson-nano", Title: "tegraTx1Nano", Rows: 2,
+		URL:   "https://github.com/ayaromenok/MD/blob/97df6a7c22dbdb70be2e18332c708ef86e1264c3/Hardware/tegraTx1Nano.md",
+		Date:  "2019-05-21",
+		About: "notes page in a GitHub repository; hdparm -t of a microSD card and a USB 3 flash drive on a Jetson Nano",
+	},
 }
 
 // Sources returns every source document, including those that contributed no rows.
