@@ -16,7 +16,7 @@ func ioError(t *target, write bool, offset int64, size int, err error) error {
 	where := fmt.Sprintf("%s of %s at offset %d on %s", op, FormatSize(int64(size)), offset, t.path)
 	switch {
 	case errors.Is(err, unix.ENOSPC), errors.Is(err, unix.EDQUOT):
-		return fmt.Errorf("%s: no space left (%w) — free some space or test a directory on another filesystem", where, err)
+		return fmt.Errorf("%s: no space left (%w) — free some space on that filesystem, or use a smaller working set", where, err)
 	case errors.Is(err, unix.EROFS):
 		return fmt.Errorf("%s: the filesystem or device is read-only (%w) — is it mounted ro, or is the card's lock switch on?", where, err)
 	case errors.Is(err, unix.EIO):

@@ -73,7 +73,7 @@ func Decide(p profile.Profile, env Env) (*Decision, error) {
 			}
 			d.MayWrite = true
 		} else {
-			d.ReadOnlyWhy = fmt.Sprintf("%s is a block device and writing to it destroys its data (to allow it: --destructive --confirm %s; or name a directory on a filesystem of that drive)", env.Target, env.Target)
+			d.ReadOnlyWhy = fmt.Sprintf("%s is a block device and writing to it destroys its data (`iomark run --destructive --confirm %s` allows it; or name a directory on a filesystem of that drive)", env.Target, env.Target)
 		}
 		d.WorkingSetBytes = min(p.FileBytes, info.SizeBytes)
 		if info.SizeBytes < minTargetBytes {
@@ -83,7 +83,7 @@ func Decide(p profile.Profile, env Env) (*Decision, error) {
 		if err := info.WriteRefusal(env.Destructive, env.Confirm); err == nil {
 			d.MayWrite = true
 		} else {
-			d.ReadOnlyWhy = fmt.Sprintf("%s is a file iomark did not create and writing would overwrite its contents (to allow it: --destructive; or name a directory, where iomark uses a test file of its own)", env.Target)
+			d.ReadOnlyWhy = fmt.Sprintf("%s is a file iomark did not create and writing would overwrite its contents (`iomark run --destructive` allows it; or name a directory, where iomark uses a test file of its own)", env.Target)
 		}
 		d.WorkingSetBytes = min(p.FileBytes, info.SizeBytes)
 		if d.WorkingSetBytes < minTargetBytes {
@@ -98,7 +98,7 @@ func Decide(p profile.Profile, env Env) (*Decision, error) {
 				return nil, err
 			}
 			if holes {
-				return nil, fmt.Errorf("%s has holes (never-written ranges) in its first %s: reading them would not touch the drive — name a directory instead, or pass --destructive to lay it out with data", env.Target, fmtBytes(d.WorkingSetBytes))
+				return nil, fmt.Errorf("%s has holes (never-written ranges) in its first %s: reading them would not touch the drive — name a directory instead, or lay it out with data (`iomark run --destructive`)", env.Target, fmtBytes(d.WorkingSetBytes))
 			}
 		}
 	}
@@ -139,7 +139,7 @@ func (d *Decision) checkRoom(p profile.Profile) error {
 	if space.FreeBytes < need {
 		hint := "free some space or test a directory on another filesystem"
 		if p.Name != profile.DefaultName && p.FileBytes > profile.Quick().FileBytes {
-			hint += fmt.Sprintf(", or run --profile %s (a %s test file)", profile.DefaultName, fmtBytes(profile.Quick().FileBytes))
+			hint += fmt.Sprintf(", or `iomark run --profile %s` (a %s test file)", profile.DefaultName, fmtBytes(profile.Quick().FileBytes))
 		}
 		return fmt.Errorf("%s has %s free (keeping %s for the filesystem); %s needs %s — %s",
 			d.Target, fmtBytes(max(space.FreeBytes, 0)), fmtBytes(space.MarginBytes), what, fmtBytes(need), hint)
