@@ -10,6 +10,7 @@ want qemu-aarch64-static qemu-user-static
 want losetup util-linux
 want mkfs.ext4 e2fsprogs
 want mkfs.vfat dosfstools
+want sfdisk fdisk        # verify's tests partition an emulated card
 want file file
 want chromium chromium  # the results site's browser tests (never a downloaded browser)
 # The QEMU lab (internal/qemulab): emulators, and the tools that unpack Debian kernels and build

@@ -21,6 +21,7 @@ var rules = []rule{
 	underVoltage,
 	throttled,
 	sdIDSuspect,
+	usbCapacitySuspect,
 	pcieLinkDegraded,
 	governorPowersave,
 }

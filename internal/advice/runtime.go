@@ -52,7 +52,7 @@ func aboveCeiling(r *record.Run) []record.Finding {
 	}
 	return one(record.Finding{ID: "above-ceiling", Severity: record.SeverityBad,
 		Message:  fmt.Sprintf("faster than the link allows: %s exceeds the %.0f MB/s ceiling%s, so a cache was measured, not the drive", strings.Join(over, ", "), r.CeilingMBPerS, basis),
-		Fix:      "keep direct I/O on (do not use --buffered), use a working set larger than the drive's cache, and check that the link found by `iomark info` is the one in use",
+		Fix:      "measure with direct I/O (`iomark run` does, but for the buffered peer tests of the pibenchmarks profile; `iomark job` does unless given --buffered), use a working set larger than the drive's cache, and check that the link found by `iomark info` is the one in use",
 		Evidence: strings.Join(over, "; ")})
 }
 
@@ -89,7 +89,7 @@ func cpuBound(r *record.Run) []record.Finding {
 	}
 	return one(record.Finding{ID: "cpu-bound", Severity: record.SeverityWarn,
 		Message:  "the CPU limited " + strings.Join(bound, ", ") + ": the drive may be faster than this figure",
-		Fix:      "use --engine io_uring, set the CPU governor to performance, and make sure the board is not throttled; more jobs (--jobs) can spread the work over more cores",
+		Fix:      "use io_uring (`iomark run --engine io_uring`), set the CPU governor to performance, and make sure the board is not throttled; more jobs (`iomark job --jobs N`) can spread the work over more cores",
 		Evidence: strings.Join(bound, "; ")})
 }
 

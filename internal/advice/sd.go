@@ -19,7 +19,15 @@ func sdIDSuspect(r *probe.Report) []record.Finding {
 		ID:       "sd-id-suspect",
 		Severity: record.SeverityWarn,
 		Message:  fmt.Sprintf("the card's identity looks forged (manfid 0x%02x, oemid %q, name %q): it may be a counterfeit with less real capacity or speed", s.ManfID, s.OEMID, s.Name),
-		Fix:      "write the card full and read it back (e.g. f3write and f3read from the f3 package) before trusting it with data; buy cards from the maker's authorised sellers",
+		Fix:      fmt.Sprintf("check its real capacity before trusting it with data: sudo iomark verify %s --confirm %s (saves and restores what it overwrites), or iomark verify on a directory of the mounted card; buy cards from the maker's authorised sellers", diskPath(r), diskPath(r)),
 		Evidence: strings.Join(s.SuspectReasons, "; "),
 	})
+}
+
+// diskPath is the whole disk of a report, for commands in fixes.
+func diskPath(r *probe.Report) string {
+	if r.Device != nil && r.Device.Path != "" {
+		return r.Device.Path
+	}
+	return "DISK"
 }

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/iomark/iomark/internal/record"
 )
 
 // runCLI is in info_test.go.
@@ -116,5 +118,17 @@ func TestRunAndJobRefuseAMissingTargetAlike(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("a refused command created %v", ents)
+	}
+}
+
+// TestMeasuredBefore: a run that stopped early never speaks of "the figures above" when it
+// measured nothing.
+func TestMeasuredBefore(t *testing.T) {
+	for n, want := range map[int]string{0: "nothing was measured before the signal", 1: "the one test printed was measured before the signal",
+		3: "the 3 tests printed were measured before the signal"} {
+		rec := &record.Run{Tests: make([]record.Test, n)}
+		if got := measuredBefore(rec, "the signal"); got != want {
+			t.Errorf("%d tests: %q, want %q", n, got, want)
+		}
 	}
 }

@@ -4,7 +4,8 @@
 //
 // It holds no measurement, probing, judging, storage or formatting logic of its own: a run is
 // internal/runner's (it returns the finished record), saved runs are found and kept by
-// internal/runstore, uploads are internal/upload's, and what people read is internal/report's
-// (run, info, job, list, compare, exports); history's table is the one listing it prints
-// itself, from the store's rows.
+// internal/runstore, uploads are internal/upload's, verify and the erase block estimate are
+// internal/flash's, and what people read is internal/report's (run, info, job, list,
+// compare, exports, verify, geometry); history's table is the one listing it prints itself,
+// from the store's rows.
 package cli

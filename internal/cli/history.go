@@ -3,10 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -27,7 +30,8 @@ func newHistoryCmd() *cobra.Command {
 				return withExit(exitFailure, err)
 			}
 			defer st.Close()
-			runs, err := st.ListRuns(cmd.Context(), store.Filter{Limit: limit, DeviceKey: device})
+			// With records: the price is only in the record (price per performance needs its tests).
+			runs, err := st.ListRuns(cmd.Context(), store.Filter{Limit: limit, DeviceKey: device, WithRecord: true})
 			if err != nil {
 				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
 			}
@@ -36,11 +40,25 @@ func newHistoryCmd() *cobra.Command {
 				type row struct {
 					ID, CreatedAt, Profile, DeviceKey, DeviceClass, Vendor, Model, Board string
 					ScoreIomark, ScorePibenchmarks                                       *float64
+					PriceUSD, USDPerMBPerS, USDPerIOPS                                   *float64 `json:",omitempty"`
 				}
 				rows := make([]row, 0, len(runs))
 				for _, r := range runs {
-					rows = append(rows, row{r.ID, r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Profile, r.DeviceKey,
-						r.DeviceClass, r.Vendor, r.Model, r.Board, r.ScoreIomark, r.ScorePibenchmarks})
+					jr := row{ID: r.ID, CreatedAt: r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), Profile: r.Profile,
+						DeviceKey: r.DeviceKey, DeviceClass: r.DeviceClass, Vendor: r.Vendor, Model: r.Model, Board: r.Board,
+						ScoreIomark: r.ScoreIomark, ScorePibenchmarks: r.ScorePibenchmarks}
+					if rec, err := record.Decode(r.Record); err == nil {
+						if p, ok := report.PriceOf(rec); ok {
+							jr.PriceUSD = &p.PriceUSD
+							if p.SeqRead != nil {
+								jr.USDPerMBPerS = &p.USDPerMBPerS
+							}
+							if p.RandRead != nil {
+								jr.USDPerIOPS = &p.USDPerIOPS
+							}
+						}
+					}
+					rows = append(rows, jr)
 				}
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
@@ -51,15 +69,15 @@ func newHistoryCmd() *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "RUN\tDATE\tPROFILE\tDEVICE\tBOARD\tSCORE")
+			fmt.Fprintln(tw, "RUN\tDATE\tPROFILE\tDEVICE\tBOARD\tSCORE\tPRICE")
 			for _, r := range runs {
 				dev := joinNonEmpty(r.DeviceClass, r.Vendor, r.Model)
-				score := "-"
-				if r.ScorePibenchmarks != nil {
-					score = fmt.Sprintf("%.0f (pibenchmarks)", *r.ScorePibenchmarks)
+				price := "-"
+				if rec, err := record.Decode(r.Record); err == nil {
+					price = report.PriceCell(rec)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", runstore.ShortID(r.ID), r.CreatedAt.Local().Format("2006-01-02 15:04"),
-					r.Profile, orDash(dev), orDash(r.Board), score)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", runstore.ShortID(r.ID), r.CreatedAt.Local().Format("2006-01-02 15:04"),
+					r.Profile, orDash(dev), orDash(r.Board), historyScore(r), price)
 			}
 			return tw.Flush()
 		},
@@ -69,6 +87,22 @@ func newHistoryCmd() *cobra.Command {
 	cmd.Flags().StringVar(&device, "device", "", "only runs of this device key (see `iomark show`)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// historyScore is the run's own score, named: a quick run's iomark score, a pibenchmarks run's
+// PiBenchmarks score; "-" for a profile that has none.
+func historyScore(r store.Run) string {
+	var out []string
+	if r.ScoreIomark != nil {
+		out = append(out, fmt.Sprintf("%.0f (iomark)", *r.ScoreIomark))
+	}
+	if r.ScorePibenchmarks != nil {
+		out = append(out, fmt.Sprintf("%.0f (pibenchmarks)", *r.ScorePibenchmarks))
+	}
+	if len(out) == 0 {
+		return "-"
+	}
+	return strings.Join(out, ", ")
 }
 
 func joinNonEmpty(parts ...string) string {

@@ -53,6 +53,8 @@ func (f *probeFlags) options() (probe.Options, error) {
 
 func newInfoCmd() *cobra.Command {
 	var f probeFlags
+	var geometry bool
+	var dsn string
 	cmd := &cobra.Command{
 		Use:   "info [TARGET]",
 		Short: "Identify the drive behind TARGET, its link to the CPU, its ceiling and findings (no benchmark I/O)",
@@ -72,11 +74,14 @@ bounded by --timeout (--no-ioctl skips it).`,
 			if len(args) == 1 {
 				target = args[0]
 			}
+			if geometry {
+				return runGeometry(cmd, target, o, f.json)
+			}
 			r, err := probe.Probe(target, o)
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
-			res := infoResult{Report: r, Findings: advice.Evaluate(r)}
+			res := infoResult{Report: r, Findings: advice.Sorted(append(advice.Evaluate(r), verifyFindings(cmd.Context(), dsn, r)...))}
 			out := cmd.OutOrStdout()
 			if f.json {
 				enc := json.NewEncoder(out)
@@ -87,6 +92,9 @@ bounded by --timeout (--no-ioctl skips it).`,
 		},
 	}
 	f.add(cmd)
+	cmd.Flags().BoolVar(&geometry, "geometry", false,
+		"estimate the erase block (allocation unit) of the disk TARGET from read timing, and check its partitions against it (reads only; about 10 s)")
+	addDBFlag(cmd, &dsn)
 	cmd.Flags().BoolVar(&f.noIoctl, "no-ioctl", false,
 		"send no command to the drive (skips ATA IDENTIFY through a USB bridge); identification from sysfs only")
 	return cmd

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
@@ -154,14 +154,27 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if rec == nil {
 		return withExit(exitFailure, runErr)
 	}
+	// The latest verify of this drive (iomark verify) adds its finding: a benchmark of a
+	// fake card is a benchmark of a card that loses data.
+	rec.Findings = advice.Sorted(append(rec.Findings, verifyFindings(ctx, f.dsn, rep)...))
 
-	if !f.noSave && len(rec.Tests) > 0 {
-		if err := saveRun(ctx, f.dsn, rec); err != nil {
-			fmt.Fprintf(stderr, "iomark: %v — the result is printed below but not saved\n", err)
+	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
+	switch {
+	case f.noSave:
+		saved.Why = "--no-save was given"
+	case len(rec.Tests) == 0:
+		saved.Why = "nothing was measured"
+	default:
+		if saved.Where, err = saveRun(ctx, f.dsn, rec); err != nil {
+			saved.Why = err.Error()
 		}
 	}
-	if err := printRun(cmd.OutOrStdout(), rec, f); err != nil {
+	if err := printRun(cmd.OutOrStdout(), rec, f, saved); err != nil {
 		return withExit(exitFailure, err)
+	}
+	if f.asJSON || f.markdown {
+		// The terminal summary ends with this line; JSON and Markdown keep stdout for themselves.
+		fmt.Fprintf(stderr, "iomark: %s\n", report.RunLine(rec, saved))
 	}
 	if outEx != nil {
 		published, _ := refdata.Load()
@@ -185,27 +198,45 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	}
 	switch {
 	case runErr != nil:
-		return withExit(exitFailure, fmt.Errorf("%w (the figures above are what was measured before it)", runErr))
+		return withExit(exitFailure, fmt.Errorf("%w (%s)", runErr, measuredBefore(rec, "it")))
 	case rec.Interrupted:
-		return withExit(exitInterrupted, errors.New("interrupted: the figures above are what was measured before the signal"))
+		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s", measuredBefore(rec, "the signal")))
 	case submitErr != nil:
 		return withExit(exitFailure, submitErr)
 	}
 	return nil
 }
 
-func saveRun(ctx context.Context, dsn string, rec *record.Run) error {
+// measuredBefore says what a run that stopped early printed: never "the figures above" when
+// nothing was measured.
+func measuredBefore(rec *record.Run, what string) string {
+	switch n := len(rec.Tests); n {
+	case 0:
+		return "nothing was measured before " + what
+	case 1:
+		return "the one test printed was measured before " + what
+	default:
+		return fmt.Sprintf("the %d tests printed were measured before %s", n, what)
+	}
+}
+
+// saveRun keeps the run in the results database and returns where (a path, or a URL without
+// its password).
+func saveRun(ctx context.Context, dsn string, rec *record.Run) (where string, err error) {
 	// A run interrupted by Ctrl-C must still be saved: use a context the signal did not end.
 	ctx = context.WithoutCancel(ctx)
 	st, err := openStore(ctx, dsn)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer st.Close()
-	return runstore.Save(ctx, st, rec, store.SourceLocal)
+	if err := runstore.Save(ctx, st, rec, store.SourceLocal); err != nil {
+		return "", err
+	}
+	return st.Where(), nil
 }
 
-func printRun(w io.Writer, rec *record.Run, f *runFlags) error {
+func printRun(w io.Writer, rec *record.Run, f *runFlags, saved *report.Saved) error {
 	switch {
 	case f.asJSON:
 		enc := json.NewEncoder(w)
@@ -215,7 +246,7 @@ func printRun(w io.Writer, rec *record.Run, f *runFlags) error {
 		ex, _ := report.ByName("md")
 		return ex.Export(w, []*record.Run{rec}, report.Options{})
 	}
-	return report.Terminal(w, rec, report.TermOptions{Color: isTerminal(w), Latency: f.latency})
+	return report.Terminal(w, rec, report.TermOptions{Color: isTerminal(w), Latency: f.latency, Saved: saved})
 }
 
 // runProgress shows where a run is: a live line on a terminal, one plain line per finished
@@ -234,7 +265,7 @@ func (p *runProgress) event(e runner.Event) {
 		if t.Primary == "mb_per_s" {
 			fig = fmt.Sprintf("%.1f MB/s", t.MBPerS)
 		}
-		fmt.Fprintf(p.w, "[%d/%d] %-22s %s ±%.1f%% (%d runs)\n", e.Index, e.Total, t.Name, fig, t.CI95Pct, t.Runs)
+		fmt.Fprintf(p.w, "[%d/%d] %-22s %s %s\n", e.Index, e.Total, t.Name, fig, report.FormatCI(*t))
 		return
 	}
 	name := e.Test

@@ -37,6 +37,7 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "results.db")
 	before, _ := os.ReadDir(d.Mnt)
 	site := startSite(t)
+	seedFakeVerify(t, d.Mnt, db)
 
 	code, out, errOut := runCLI(t, "run", d.Mnt, "--json", "--db", db, "--submit", site)
 	if code != 0 {
@@ -71,6 +72,10 @@ func TestRunQuickEndToEnd(t *testing.T) {
 			t.Errorf("%s: %d runs, %.0f IOPS", name, tst.Runs, tst.IOPS)
 		}
 	}
+	// Issue 12: the drive's latest verify found it fake, and the run says so.
+	if !hasFindingID(rec, "fake-capacity") {
+		t.Errorf("a run of a drive a verify found fake has no fake-capacity finding: %+v", rec.Findings)
+	}
 	if rec.DurationS > 60 || rec.BytesWritten > 512<<20 || rec.BytesWritten == 0 {
 		t.Errorf("quick took %.1f s and wrote %d bytes; its budget is 60 s and 512 MiB", rec.DurationS, rec.BytesWritten)
 	}
@@ -84,6 +89,19 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	code, out, _ = runCLI(t, "history", "--db", db)
 	if code != 0 || !strings.Contains(out, runstore.ShortID(rec.ID)) {
 		t.Errorf("the run was not saved: history says\n%s", out)
+	}
+	// What happened is said: the run id and where it was saved (stderr, as stdout is JSON),
+	// and the summary gives the score with what it means.
+	if !strings.Contains(errOut, "iomark: run "+rec.ID+" saved in "+db+" (`iomark show "+runstore.ShortID(rec.ID)+"`") {
+		t.Errorf("the run id and database are not printed:\n%s", errOut)
+	}
+	if strings.Contains(errOut, "(1 runs)") {
+		t.Errorf("a progress line gives a test measured once an interval:\n%s", errOut)
+	}
+	code, out, _ = runCLI(t, "show", "--db", db)
+	if code != 0 || !strings.Contains(out, "iomark score: ") || !strings.Contains(out, "100 is a good microSD card in a Raspberry Pi 4") ||
+		!strings.Contains(out, "run "+rec.ID) {
+		t.Errorf("the summary does not say what the score means or which run it is:\n%s", out)
 	}
 
 	// Submitted: the server has it, it shows in search and on its drive's page, and neither

@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -108,3 +109,61 @@ func TestHistoryShowExportCompare(t *testing.T) {
 		t.Errorf("compare does not rank against the one earlier run (2600 vs 2400 IOPS):\n%s", out)
 	}
 }
+
+// TestHistoryShowsEachProfilesScoreAndPrice: a quick run shows its iomark score (it showed
+// "-"), a pibenchmarks run its PiBenchmarks score, a profile without a score "-"; a run
+// given --price shows its price per MB/s and per IOPS, in the table and in --json.
+func TestHistoryShowsEachProfilesScoreAndPrice(t *testing.T) {
+	db, runs := savedRuns(t)
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iomarkScore, pibScore := 1401.0, 1151
+	quick, pib := *runs[1], *runs[0]
+	quick.Scores.Iomark, quick.PriceUSD = &iomarkScore, ptrTo(12.5)
+	pib.Profile, pib.Scores = "pibenchmarks", record.Scores{Pibenchmarks: &pibScore}
+	for _, r := range []*record.Run{&quick, &pib} {
+		if r.ID, err = record.NewID(); err != nil {
+			t.Fatal(err)
+		}
+		if err := runstore.Save(context.Background(), st, r, store.SourceLocal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	code, out, errOut := runCLI(t, "history", "--db", db)
+	if code != 0 {
+		t.Fatalf("history: exit %d %s", code, errOut)
+	}
+	cells := map[string][]string{} // short id: the line's cells (two spaces or more apart)
+	for _, l := range strings.Split(out, "\n") {
+		c := regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(l), -1)
+		cells[c[0]] = c
+	}
+	if c := cells[runstore.ShortID(quick.ID)]; len(c) != 7 || c[5] != "1401 (iomark)" || c[6] != "$12.50: $0.312/MB/s, $0.00481/IOPS" {
+		t.Errorf("quick run's history line %q", c)
+	}
+	if c := cells[runstore.ShortID(pib.ID)]; len(c) != 7 || c[5] != "1151 (pibenchmarks)" || c[6] != "-" {
+		t.Errorf("pibenchmarks run's history line %q", c)
+	}
+	if c := cells[runstore.ShortID(runs[0].ID)]; len(c) != 7 || c[5] != "-" || c[6] != "-" {
+		t.Errorf("a run without a score or price: %q", c)
+	}
+	code, out, _ = runCLI(t, "history", "--db", db, "--json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("history --json: exit %d\n%s", code, out)
+	}
+	found := false
+	for _, r := range rows {
+		if r["ID"] == quick.ID {
+			found = r["PriceUSD"] == 12.5 && r["USDPerMBPerS"] == 12.5/40 && r["USDPerIOPS"] == 12.5/2600
+		}
+	}
+	if !found {
+		t.Errorf("history --json lacks the price per performance:\n%s", out)
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -17,18 +17,19 @@ func init() { subcommands = append(subcommands, newSubmitCmd) }
 func newSubmitCmd() *cobra.Command {
 	var db, serverURL string
 	cmd := &cobra.Command{
-		Use:   "submit RUN --server URL",
-		Short: "Upload a saved run to a results server and print its permalink",
-		Long: `submit uploads one run to an iomark results server (iomark serve): RUN is a run id from
-the local results database, or any unique end of it (iomark history lists them), or a file holding a record as
+		Use:   "submit [RUN] --server URL",
+		Short: "Upload a saved run (default: the latest) to a results server and print its permalink",
+		Long: `submit uploads one run to an iomark results server (iomark serve). RUN is what
+iomark show takes: a run id from the local results database or any unique end of it (iomark
+history lists them), "latest", or nothing for the latest run; or a file holding a record as
 iomark run --json prints it. Serial numbers are in the record only as hashes; hostnames are
 never sent. Uploading the same run again is harmless.`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if serverURL == "" {
 				return usageError("give the results server: --server https://…")
 			}
-			rec, err := readRun(cmd.Context(), db, args[0])
+			rec, err := readRun(cmd.Context(), db, firstArg(args))
 			if err != nil {
 				return err
 			}
@@ -47,10 +48,11 @@ never sent. Uploading the same run again is harmless.`,
 	return cmd
 }
 
-// readRun returns a record as stored: the file RUN names, else the saved run RUN names (its
-// id or a unique end of it, as `iomark history` prints; "latest" is the newest).
+// readRun returns a record as stored: the file RUN names, else the saved run RUN names as
+// `iomark show` finds it (runstore.Find: its id or a unique end of it, as `iomark history`
+// prints; "latest" or "" is the newest).
 func readRun(ctx context.Context, dsn, run string) ([]byte, error) {
-	if st, err := os.Stat(run); err == nil && st.Mode().IsRegular() {
+	if st, err := os.Stat(run); run != "" && err == nil && st.Mode().IsRegular() {
 		b, err := os.ReadFile(run)
 		if err != nil {
 			return nil, withExit(exitFailure, err)

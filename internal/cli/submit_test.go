@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,49 @@ func TestSubmitUploadsASavedRun(t *testing.T) {
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d (%q), want %d and %q", tt.args, code, errOut, tt.code, tt.want)
 		}
+	}
+}
+
+// TestSubmitTakesEveryIDFormShowTakes: submit finds a run the way show does — full id, the
+// same in capitals, the short id history prints, "latest", and no RUN at all (the latest) —
+// and uploads that run.
+func TestSubmitTakesEveryIDFormShowTakes(t *testing.T) {
+	ctx := context.Background()
+	db, runs := savedRuns(t)
+	latest, older := runs[1], runs[0]
+	for _, tt := range []struct {
+		args []string
+		want *record.Run
+	}{
+		{[]string{older.ID}, older},
+		{[]string{strings.ToUpper(older.ID)}, older},
+		{[]string{runstore.ShortID(older.ID)}, older},
+		{[]string{"latest"}, latest},
+		{nil, latest},
+	} {
+		remote, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "server.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := server.New(remote, server.Options{SubmitPerS: -1, RequestPerS: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(srv)
+		show := append([]string{"show", "--db", db, "--json"}, tt.args...)
+		code, out, errOut := runCLI(t, show...)
+		var shown record.Run
+		if code != 0 || json.Unmarshal([]byte(out), &shown) != nil || shown.ID != tt.want.ID {
+			t.Errorf("show %v: exit %d, id %q: %s", tt.args, code, shown.ID, errOut)
+		}
+		submit := append([]string{"submit", "--server", ts.URL, "--db", db}, tt.args...)
+		code, out, errOut = runCLI(t, submit...)
+		if code != 0 || strings.TrimSpace(out) != ts.URL+"/result/"+tt.want.ID {
+			t.Errorf("submit %v: exit %d, out %q, err %q", tt.args, code, out, errOut)
+		} else if _, _, err := remote.GetRun(ctx, tt.want.ID); err != nil {
+			t.Errorf("submit %v: the server does not hold run %s: %v", tt.args, tt.want.ID, err)
+		}
+		ts.Close()
+		remote.Close()
 	}
 }

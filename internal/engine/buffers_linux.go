@@ -18,7 +18,7 @@ func newBuffers(n, size int) (*buffers, error) {
 	stride := (size + 4095) &^ 4095
 	mem, err := unix.Mmap(-1, 0, n*stride, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
-		return nil, fmt.Errorf("allocating %d I/O buffers of %s: %w — lower --qd, --jobs or --bs", n, FormatSize(int64(size)), err)
+		return nil, fmt.Errorf("allocating %d I/O buffers of %s: %w — lower the queue depth, the number of jobs or the block size", n, FormatSize(int64(size)), err)
 	}
 	b := &buffers{mem: mem, bufs: make([][]byte, n)}
 	for i := range b.bufs {

@@ -24,7 +24,7 @@ func ioError(t *target, write bool, offset int64, size int, err error) error {
 	case errors.Is(err, unix.ENODEV), errors.Is(err, unix.ENXIO), errors.Is(err, unix.ESHUTDOWN), errors.Is(err, unix.ENOMEDIUM):
 		return fmt.Errorf("%s: the device went away (%w) — was it unplugged or reset? see `dmesg`", where, err)
 	case errors.Is(err, unix.EINVAL) && t.direct:
-		return fmt.Errorf("%s: the kernel refused direct I/O (%w) — the filesystem may not support O_DIRECT (try --buffered, which measures through the page cache) or the block size is below the device's %d-byte alignment", where, err, t.align)
+		return fmt.Errorf("%s: the kernel refused direct I/O (%w) — the filesystem may not support O_DIRECT (`iomark job --buffered` measures through the page cache instead) or the block size is below the device's %d-byte alignment", where, err, t.align)
 	}
 	return fmt.Errorf("%s: %w", where, err)
 }

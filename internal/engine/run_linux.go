@@ -131,7 +131,7 @@ func newJobs(r *run, be backend) ([]*job, error) {
 	bs := int64(s.BlockSize)
 	blocks := r.tgt.sizeBytes / bs
 	if !s.Pattern.Random() && blocks < int64(s.Jobs) {
-		return nil, fmt.Errorf("the working set (%s) has fewer blocks than there are jobs (%d): give a larger --size", human(r.tgt.sizeBytes), s.Jobs)
+		return nil, fmt.Errorf("the working set (%s) has fewer blocks than there are jobs (%d): use fewer jobs or a larger working set", human(r.tgt.sizeBytes), s.Jobs)
 	}
 	jobs := make([]*job, s.Jobs)
 	for i := range jobs {

@@ -112,12 +112,12 @@ func openExistingFile(s *Spec, info TargetInfo) (*target, error) {
 	ws -= ws % int64(s.BlockSize)
 	if ws < int64(s.BlockSize) {
 		if !mayWrite {
-			return nil, fmt.Errorf("%s is smaller than one block (%s): give a larger file, or a directory (iomark then uses a temporary file)", s.Target, FormatSize(int64(s.BlockSize)))
+			return nil, fmt.Errorf("%s is smaller than one block (%s): give a larger file or a directory (iomark then uses a test file of its own), or let iomark lay one out (`iomark job --size N --destructive`)", s.Target, FormatSize(int64(s.BlockSize)))
 		}
 		ws = DefaultWorkingSetBytes
 	}
 	if ws > size && !mayWrite {
-		return nil, fmt.Errorf("%s holds %d bytes, less than the %s the job needs: a smaller size, or --destructive to extend it", s.Target, size, FormatSize(ws))
+		return nil, fmt.Errorf("%s holds %d bytes, less than the %s working set: give a smaller one, or let iomark extend the file (`iomark job --destructive`)", s.Target, size, FormatSize(ws))
 	}
 	align, err := dioAlign(s.Target, s.Direct)
 	if err != nil {
@@ -184,7 +184,7 @@ func openBlock(s *Spec, info TargetInfo) (*target, error) {
 	}
 	if ws > int64(devSize) {
 		unix.Close(fd)
-		return nil, fmt.Errorf("--size %s is larger than %s (%d bytes)", FormatSize(ws), s.Target, devSize)
+		return nil, fmt.Errorf("the working set (%s) is larger than %s (%d bytes): give a smaller one", FormatSize(ws), s.Target, devSize)
 	}
 	t.sizeBytes = ws - ws%int64(s.BlockSize)
 	if t.sizeBytes < int64(s.BlockSize) {
@@ -209,7 +209,7 @@ func (t *target) close() error {
 func openError(path string, direct bool, err error) error {
 	switch {
 	case errors.Is(err, unix.EINVAL) && direct:
-		return fmt.Errorf("open %s: the filesystem does not support direct I/O (%w) — use --buffered to measure through the page cache (that measures memory, not the drive), or test a directory on another filesystem", path, err)
+		return fmt.Errorf("open %s: the filesystem does not support direct I/O (%w) — test a directory on another filesystem (`iomark job --buffered` measures through the page cache, which measures memory, not the drive)", path, err)
 	case (errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)) && os.Geteuid() == 0:
 		return fmt.Errorf("open %s: %w — refused even to root: a container or security policy (seccomp, SELinux, AppArmor) blocks it; benchmark a directory instead", path, err)
 	case errors.Is(err, unix.EACCES), errors.Is(err, unix.EPERM):
@@ -232,7 +232,7 @@ func dioAlign(path string, direct bool) (int, error) {
 		return MinBlockSize, nil
 	}
 	if stx.Dio_offset_align == 0 {
-		return 0, fmt.Errorf("%s: the filesystem does not support direct I/O — use --buffered to measure through the page cache (that measures memory, not the drive), or test a directory on another filesystem", path)
+		return 0, fmt.Errorf("%s: the filesystem does not support direct I/O — test a directory on another filesystem (`iomark job --buffered` measures through the page cache, which measures memory, not the drive)", path)
 	}
 	return int(max(stx.Dio_offset_align, stx.Dio_mem_align)), nil
 }
@@ -259,7 +259,7 @@ func checkFreeSpace(dir string, need int64) error {
 	avail := int64(st.Bavail) * int64(st.Bsize)
 	margin := freeMargin(st)
 	if avail < need+margin {
-		return fmt.Errorf("%s has %s free; the test file needs %s plus %s to spare (%w) — free some space or test a directory on another filesystem", dir, human(avail), human(need), human(margin), ErrNoSpace)
+		return fmt.Errorf("%s has %s free; the test file needs %s plus %s to spare (%w) — free some space there, or test a directory on a filesystem with more room", dir, human(avail), human(need), human(margin), ErrNoSpace)
 	}
 	return nil
 }

@@ -4,6 +4,15 @@
 // on the root cgroup-v1 blkio controller. It also runs fio, the peer every engine test is
 // checked against, and parses its JSON.
 //
+// It also emulates flash cards (card.go, card_fuse_linux.go): a Card is the behaviour a test
+// sets — claimed against real capacity and how the card fails past it (wrap, writes dropped
+// and read back as zeros, 0xff or stale data, I/O errors), a write cache that hides dropped
+// writes until evicted, an erase block whose boundary costs latency, an SLC cache, bad
+// regions, rates — and UpCard serves it as one FUSE file (FOPEN_DIRECT_IO, so nothing caches
+// between the kernel and the card) attached to a loop device with direct I/O. The FUSE server
+// lives in the test process: when that process dies, the mount answers ENOTCONN and its loop
+// device fails every I/O; SweepOrphans detaches and unmounts such cards as it does images.
+//
 // It owns only what it creates: Down unmounts, clears throttle rules, detaches and removes
 // exactly the mount, loop device and image that Up made, and never touches any other device.
 // Throttle rules are cleared when a device is attached and in every cleanup path, because a
@@ -20,6 +29,6 @@
 // testing for NewDrive, which is fine here because nothing in the product binary imports lab.
 //
 // It needs Linux, root, the loop driver and the cgroup-v1 blkio controller at
-// /sys/fs/cgroup/blkio; Available says what is missing, and NewDrive skips a test with that
-// message. scripts/lab/drive.sh does the same for people and shell scripts.
+// /sys/fs/cgroup/blkio (cards need /dev/fuse instead of blkio); Available and CardAvailable
+// say what is missing, and NewDrive and NewCardDrive skip a test with that message. scripts/lab/drive.sh does the same for people and shell scripts.
 package lab

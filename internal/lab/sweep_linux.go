@@ -46,13 +46,14 @@ func alive(pid int) bool {
 // SweepOrphans takes down drives left by processes of this package that exited without
 // Down: for each image in /dev/shm whose owner is dead, it unmounts the loop devices backed
 // by it, clears their throttle rules, detaches them and removes the image and mount point.
-// Up calls it; it touches only loop devices backed by such an image.
+// It then does the same for emulated cards (sweepCards). Up and UpCard call it; it touches
+// only loop devices backed by such an image or card.
 func SweepOrphans() error {
+	errs := []error{sweepCards()}
 	entries, err := os.ReadDir(imageDir)
 	if err != nil {
-		return fmt.Errorf("lab: sweep %s: %w", imageDir, err)
+		return errors.Join(append(errs, fmt.Errorf("lab: sweep %s: %w", imageDir, err))...)
 	}
-	var errs []error
 	for _, e := range entries {
 		pid := ownerPID(e.Name())
 		if pid == 0 || !strings.HasSuffix(e.Name(), ".img") || alive(pid) {

@@ -49,6 +49,15 @@ func TestParseMountPoints(t *testing.T) {
 const orphanEnv = "IOMARK_LAB_ORPHAN"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(orphanCardEnv) != "" {
+		d, err := UpCard(CardSpec{Name: "orphan", ClaimedBytes: 64 << 20}, CardAttach{})
+		if err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		json.NewEncoder(os.Stdout).Encode(d)
+		os.Exit(0) // no Down: the FUSE server dies with this process
+	}
 	if os.Getenv(orphanEnv) != "" {
 		d, err := Up(Spec{Name: "orphan", SizeMB: 32, FS: "ext4", ReadIOPS: 1234})
 		if err != nil {

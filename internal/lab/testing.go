@@ -38,3 +38,26 @@ func NeedFio(t testing.TB) {
 		t.Skipf("%v", err)
 	}
 }
+
+// NewCardDrive brings up an emulated flash card for a test and takes it down when the test
+// ends. It skips the test, saying what is missing, where cards are unavailable (not root, no
+// /dev/fuse, no loop driver); with CI set it fails instead.
+func NewCardDrive(t testing.TB, s CardSpec, a CardAttach) *CardDrive {
+	t.Helper()
+	if err := CardAvailable(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the emulated-card tests (as root, with /dev/fuse and loop devices): %v", err)
+		}
+		t.Skipf("%v", err)
+	}
+	d, err := UpCard(s, a)
+	if err != nil {
+		t.Fatalf("bring up card: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := d.Down(); err != nil {
+			t.Errorf("take down card %s: %v", s.Name, err)
+		}
+	})
+	return d
+}

@@ -33,3 +33,21 @@ func FioAvailable() error { return errNotLinux }
 
 // RunFio always fails off Linux.
 func RunFio(args ...string) (*FioResult, error) { return nil, errNotLinux }
+
+// CardAvailable always fails off Linux.
+func CardAvailable() error { return errNotLinux }
+
+// CardDrive is an emulated card on Linux; off Linux UpCard always fails.
+type CardDrive struct {
+	Dev, Mnt, File string
+	Card           *Card
+}
+
+// CardAttach says how a card's loop device is attached (Linux only).
+type CardAttach struct{ ReadOnly, PartScan bool }
+
+// UpCard always fails off Linux.
+func UpCard(s CardSpec, a CardAttach) (*CardDrive, error) { return nil, errNotLinux }
+
+// Down has nothing to undo off Linux.
+func (d *CardDrive) Down() error { return nil }

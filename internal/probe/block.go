@@ -53,6 +53,33 @@ func readPartition(dir string) *Partition {
 	return p
 }
 
+// DiskPartitions lists the partitions of whole disk name (e.g. mmcblk0) from sysfs, in
+// the kernel's order; none for a disk without a partition table.
+func DiskPartitions(o Options, name string) ([]Partition, error) {
+	dir, err := blockDir(o, name)
+	if err != nil {
+		return nil, err
+	}
+	if isPartition(dir) {
+		return nil, fmt.Errorf("%s is a partition, not a disk", name)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", dir, err)
+	}
+	var out []Partition
+	for _, e := range entries {
+		pd := filepath.Join(dir, e.Name())
+		if !isPartition(pd) {
+			continue
+		}
+		if p := readPartition(pd); p != nil {
+			out = append(out, *p)
+		}
+	}
+	return out, nil
+}
+
 // readQueue reads the block layer attributes of a whole disk.
 func readQueue(diskDir string) *Queue {
 	q := &Queue{}

@@ -212,6 +212,10 @@ func TestProbeSDDetails(t *testing.T) {
 	if s.CapacityBytes != 63864569856 || s.Suspect {
 		t.Errorf("capacity %d suspect %v %v", s.CapacityBytes, s.Suspect, s.SuspectReasons)
 	}
+	// An SDXC card's CSD fixes SECTOR_SIZE at 64 KiB: no erase sector is claimed.
+	if s.EraseSectorBytes != 0 {
+		t.Errorf("erase sector %d from an SDXC card's CSD", s.EraseSectorBytes)
+	}
 	if s.CommandQueue == nil || *s.CommandQueue {
 		t.Errorf("command queue = %v, want false (of_node without supports-cqe)", s.CommandQueue)
 	}
@@ -365,5 +369,21 @@ func TestListFixtures(t *testing.T) {
 	l, _ := List(fixture("pi4-flash-sector63"))
 	if len(l) != 2 || strings.Join(l[1].MountPoints, " ") != "/media/usb0" || strings.Join(l[0].MountPoints, " ") != "/boot/firmware /" {
 		t.Errorf("mount points: %+v", l)
+	}
+}
+
+func TestDiskPartitions(t *testing.T) {
+	parts, err := DiskPartitions(fixture("pi4-microsd"), "mmcblk0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 2 || parts[0].Name != "mmcblk0p1" || parts[0].StartBytes != 8192*512 || parts[1].StartBytes != 1056768*512 {
+		t.Errorf("partitions %+v", parts)
+	}
+	if _, err := DiskPartitions(fixture("pi4-microsd"), "mmcblk0p1"); err == nil {
+		t.Error("a partition listed as a disk")
+	}
+	if _, err := DiskPartitions(fixture("pi4-microsd"), "sdz"); err == nil {
+		t.Error("a missing disk listed")
 	}
 }

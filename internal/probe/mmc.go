@@ -35,11 +35,15 @@ func readMMC(o Options, cardDir string) (*SD, Hop, string) {
 		csd, csdErr := sdreg.DecodeCSD(readString(filepath.Join(cardDir, "csd")))
 		if csdErr == nil {
 			sd.CapacityBytes = csd.CapacityBytes
+			if csd.Structure == sdreg.CSDv1 && csd.WriteBlLen >= 9 && csd.WriteBlLen <= 11 {
+				sd.EraseSectorBytes = uint64(csd.SectorSize) << uint(csd.WriteBlLen)
+			}
 		}
 		if cidErr == nil && csdErr == nil {
 			sd.Suspect, sd.SuspectReasons = sdreg.Suspect(cid, csd)
 		}
 		if ssr, err := sdreg.DecodeSSR(readString(filepath.Join(cardDir, "ssr"))); err == nil {
+			sd.AUSizeBytes = ssr.AUSizeBytes
 			sc, uc, vc, ac := ssr.SpeedClass, ssr.UHSClass, ssr.VideoClass, ssr.AppClass
 			if sc >= 0 {
 				sd.SpeedClass = &sc
@@ -57,6 +61,9 @@ func readMMC(o Options, cardDir string) (*SD, Hop, string) {
 		if scr, err := sdreg.DecodeSCR(readString(filepath.Join(cardDir, "scr"))); err == nil {
 			sd.SpecVersion = scr.SpecVersion
 		}
+	}
+	if pe, ok := readInt(filepath.Join(cardDir, "preferred_erase_size")); ok && pe > 0 {
+		sd.PreferredEraseBytes = uint64(pe)
 	}
 	// The device tree says whether the host runs command queueing (Pi 5: dtparam sd_cqe).
 	if exists(filepath.Join(ctrlDir, "of_node")) {

@@ -72,6 +72,10 @@ func TestQEMURaspi3BRevision(t *testing.T) {
 	if s := sd.SD; s == nil || s.HostDriver != "sdhost-bcm2835" || s.Date != "2006-02" || s.CapacityBytes != 64<<20 || s.CommandQueue == nil {
 		t.Errorf("sd: %+v", sd.SD)
 	}
+	// QEMU's card is standard capacity (CSD v1): SECTOR_SIZE 63, 64 write blocks of 512 bytes.
+	if s := sd.SD; s == nil || s.EraseSectorBytes != 32<<10 || s.PreferredEraseBytes != 512<<10 {
+		t.Errorf("sd erase units: %+v", sd.SD)
+	}
 	for _, why := range sd.SD.SuspectReasons {
 		if strings.Contains(why, "future") {
 			t.Errorf("1970 clock: %q", why)

@@ -139,6 +139,14 @@ type SD struct {
 	SpecVersion    string   `json:"spec_version,omitempty"`
 	Suspect        bool     `json:"suspect"`
 	SuspectReasons []string `json:"suspect_reasons,omitempty"`
+	// AUSizeBytes is the allocation unit the card's SSR states (AU_SIZE); PreferredEraseBytes
+	// is the kernel's preferred_erase_size for the card (from the AU, or the eMMC's erase
+	// group). Both absent when not stated.
+	AUSizeBytes         uint64 `json:"au_size_bytes,omitempty"`
+	PreferredEraseBytes uint64 `json:"preferred_erase_bytes,omitempty"`
+	// EraseSectorBytes is the erase sector of a standard-capacity card's CSD (v1: SECTOR_SIZE
+	// write blocks). Absent on SDHC/SDXC, whose CSD fixes it at 64 KiB whatever the flash.
+	EraseSectorBytes uint64 `json:"erase_sector_bytes,omitempty"`
 	// Bus state from debugfs (root only): timing name, clock and width.
 	Timing       string `json:"timing,omitempty"`
 	ClockHz      int    `json:"clock_hz,omitempty"`

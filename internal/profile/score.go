@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/iomark/iomark/internal/record"
@@ -56,4 +57,42 @@ func quickScores(tests []record.Test) record.Scores {
 		return record.Scores{Iomark: &s}
 	}
 	return record.Scores{}
+}
+
+// IomarkScoreMeaning says in one line what an iomark score means, for reports: its scale and
+// its reference, read from the table the score is computed with.
+func IomarkScoreMeaning() string {
+	ref := map[string]float64{}
+	for _, r := range iomarkScoreReference {
+		ref[r.test] = r.mbPerS + r.iops
+	}
+	return fmt.Sprintf("100 is a good microSD card in a Raspberry Pi 4 (%.0f/%.0f MB/s sequential read/write, "+
+		"%.0f/%.0f IOPS 4K random read/write), 200 twice as fast across the board",
+		ref["seq-read-1m"], ref["seq-write-1m"], ref["rand-read-4k-qd1"], ref["rand-write-4k-qd1"])
+}
+
+// PibReferenceScore is the Storage.sh score of the iomark score's reference card (a card at
+// iomarkScoreReference's limits, whatever the pattern or queue depth: 4 KiB at 2600 read and
+// 700 write IOPS is 10400 and 2800 KiB/s for iozone): the anchor PibScoreMeaning gives.
+func PibReferenceScore() int {
+	var in PibInputs
+	for _, r := range iomarkScoreReference {
+		switch r.test {
+		case "seq-write-1m":
+			in.DDWriteMBPerS = r.mbPerS
+		case "rand-read-4k-qd1":
+			in.FioRandReadIOPS = r.iops
+			in.IozoneReadKBps, in.IozoneRandReadKBps = r.iops*4, r.iops*4
+		case "rand-write-4k-qd1":
+			in.FioRandWrIOPS = r.iops
+			in.IozoneWriteKBps, in.IozoneRandWriteKBps = r.iops*4, r.iops*4
+		}
+	}
+	return PibScore(in)
+}
+
+// PibScoreMeaning says in one line what a pibenchmarks score means, for reports.
+func PibScoreMeaning() string {
+	return fmt.Sprintf("PiBenchmarks' Storage.sh formula, the scale of pibenchmarks.com (higher is faster; "+
+		"the iomark score's reference card, a good Pi 4 microSD, scores %d)", PibReferenceScore())
 }

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/iomark/iomark/internal/record"
@@ -40,5 +41,20 @@ func TestIomarkScore(t *testing.T) {
 	}
 	if got := quickScores(ref); got.Iomark == nil || *got.Iomark != 100 || got.Pibenchmarks != nil {
 		t.Errorf("quick's scores = %+v", got)
+	}
+}
+
+// TestScoreMeanings: the one-line meanings printed beside each score name their reference,
+// read from the formula's own table (a changed reference changes the sentence).
+func TestScoreMeanings(t *testing.T) {
+	if got := IomarkScoreMeaning(); !strings.Contains(got, "100 is a good microSD card in a Raspberry Pi 4 (40/20 MB/s sequential read/write, 2600/700 IOPS 4K random read/write)") {
+		t.Errorf("iomark score meaning %q", got)
+	}
+	// By hand: int((20×1024 + 2600×4 + 700×10 + 10400 + 2800 + 10400×4 + 2800×10) / 100).
+	if got := PibReferenceScore(); got != 1206 {
+		t.Errorf("reference card's Storage.sh score %d, want 1206", got)
+	}
+	if got := PibScoreMeaning(); !strings.Contains(got, "scores 1206") || !strings.Contains(got, "pibenchmarks.com") {
+		t.Errorf("pibenchmarks score meaning %q", got)
 	}
 }

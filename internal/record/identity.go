@@ -59,3 +59,28 @@ func (r *Run) TestByName(name string) *Test {
 	}
 	return nil
 }
+
+// UnitKey names one physical drive rather than its product: the device key, the serial
+// number's hash and the capacity the drive reports. Two fake cards of one product are two
+// units; a card whose serial is blank (fakes often have none) is told apart by its claimed
+// size only. Empty when the run has no device key.
+func (r *Run) UnitKey() string {
+	key := r.DeviceKey()
+	if key == "" {
+		return ""
+	}
+	serial := ""
+	switch {
+	case r.SD != nil && r.SD.SerialHash != "":
+		serial = r.SD.SerialHash
+	case r.USB != nil && r.USB.SerialHash != "":
+		serial = r.USB.SerialHash
+	case r.Device != nil:
+		serial = r.Device.SerialHash
+	}
+	var capacity uint64
+	if r.Device != nil {
+		capacity = r.Device.CapacityBytes
+	}
+	return fmt.Sprintf("%s|%s|%d", key, serial, capacity)
+}

@@ -85,3 +85,20 @@ func TestWarningsOfEitherSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestUnitKey(t *testing.T) {
+	sd := func(serial string, size uint64) *Run {
+		return &Run{SD: &probe.SD{ManfID: 0x1b, OEMID: "SM", Name: "EC1S5", SerialHash: serial},
+			Device: &probe.Device{Class: probe.ClassMicroSD, CapacityBytes: size}}
+	}
+	a, b, c := sd("aaaa", 64e9).UnitKey(), sd("bbbb", 64e9).UnitKey(), sd("aaaa", 128e9).UnitKey()
+	if a == b || a == c || a != sd("aaaa", 64e9).UnitKey() {
+		t.Errorf("unit keys %q %q %q: want distinct per serial and size, stable per unit", a, b, c)
+	}
+	if !strings.HasPrefix(a, sd("aaaa", 64e9).DeviceKey()+"|") {
+		t.Errorf("unit key %q does not start with the device key", a)
+	}
+	if (&Run{}).UnitKey() != "" {
+		t.Error("a run without a device has a unit key")
+	}
+}

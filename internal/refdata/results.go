@@ -195,6 +195,29 @@ func (r Result) Figures() []NamedFigure {
 	return out
 }
 
+// FigureColumns lists the CSV columns that hold figures (numbers with a unit in their name),
+// in column order: what a comparison with iomark's figures must account for.
+func FigureColumns() []string {
+	var out []string
+	for _, c := range columns {
+		if c.fig != nil {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// FigureIn returns the row's figure in the named column; ok is false when the column holds no
+// figure (a text column, or no such column).
+func (r Result) FigureIn(column string) (f Figure, ok bool) {
+	for _, c := range columns {
+		if c.name == column && c.fig != nil {
+			return *c.fig(&r), true
+		}
+	}
+	return Figure{}, false
+}
+
 // Load parses the embedded published results. It fails only if the embedded file is malformed,
 // which the package tests rule out.
 func Load() ([]Result, error) {

@@ -474,3 +474,31 @@ func TestSpotChecksContinued(t *testing.T) {
 		}
 	}
 }
+
+// TestFigureColumns: FigureColumns names exactly the columns Figures reads, and FigureIn finds
+// each of them (and nothing for a text column).
+func TestFigureColumns(t *testing.T) {
+	rows, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := FigureColumns()
+	if len(cols) < 20 || cols[0] != "capacity_gb" {
+		t.Fatalf("figure columns %v", cols)
+	}
+	isFig := map[string]bool{}
+	for _, c := range cols {
+		isFig[c] = true
+	}
+	for _, r := range rows {
+		for _, nf := range r.Figures() {
+			got, ok := r.FigureIn(nf.Column)
+			if !isFig[nf.Column] || !ok || got.Printed != nf.Figure.Printed {
+				t.Fatalf("row %d column %s: FigureIn %v %v, in FigureColumns %v", r.Row, nf.Column, got, ok, isFig[nf.Column])
+			}
+		}
+	}
+	if _, ok := rows[0].FigureIn("make_model"); ok {
+		t.Error("FigureIn found a figure in a text column")
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -14,7 +15,8 @@ import (
 )
 
 // A chart is a stack of plots drawn one under the other, each given a height in proportion
-// to what it shows; fonts are gonum's embedded Liberation set, never the system's.
+// to what it shows. Text is set in Liberation Sans (newPlot): the PNG draws it from gonum's
+// embedded copy; the SVG names it, with metric-compatible fallbacks, and embeds nothing.
 type chart struct {
 	width  vg.Length
 	panels []panel
@@ -73,8 +75,10 @@ var (
 
 const (
 	chartWidth    = 8 * vg.Inch
-	barRowHeight  = 0.3 * vg.Inch
-	panelOverhead = 1.1 * vg.Inch // title, axis and margins of a panel
+	barRowHeight  = 0.3 * vg.Inch  // a test of the run
+	pubRowHeight  = 0.22 * vg.Inch // a published drive: there are dozens
+	panelOverhead = 1.1 * vg.Inch  // title, axis and margins of a panel
+	labelLine     = 0.2 * vg.Inch  // a second line of axis label
 	panelGap      = 0.3 * vg.Inch
 	chartMargin   = 0.15 * vg.Inch
 )
@@ -94,7 +98,7 @@ func buildChart(r *record.Run, opts Options) (chart, error) {
 	case ChartSustained:
 		t := sustainedTest(r)
 		if t == nil {
-			return chart{}, fmt.Errorf("run %s has no sustained test to draw: use the bars chart, or run --profile sustained", r.ID)
+			return chart{}, fmt.Errorf("run %s has no sustained test to draw: draw its bars (`iomark export --chart bars`), or measure a sustained write with `iomark run --profile sustained`", r.ID)
 		}
 		return sustainedChart(r, t)
 	}
@@ -111,18 +115,45 @@ func sustainedTest(r *record.Run) *record.Test {
 	return nil
 }
 
-// hbars draws names against values as horizontal bars in the order given from the top: the
-// first in the run's colour and the others grey when highlightFirst, else all in the run's
-// colour.
-func hbars(title, xLabel string, names []string, values []float64, highlightFirst bool) (*plot.Plot, error) {
+// newPlot is a plot in the chart's font, Liberation Sans: gonum draws with its metrics, and
+// an SVG names it with metric-compatible fallbacks (svg.go), so text fits wherever it renders.
+func newPlot() *plot.Plot {
 	p := plot.New()
+	for _, st := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
+		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		st.Font.Typeface, st.Font.Variant = "Liberation", "Sans"
+	}
+	p.Title.TextStyle.Font.Size = vg.Points(12)
+	return p
+}
+
+// fmtNumber prints a figure as fmtValue does, without the unit (the axis names it).
+func fmtNumber(v float64, unit string) string {
+	return strings.TrimSuffix(fmtValue(v, unit), " "+unit)
+}
+
+// hbars draws names against values as horizontal bars in the order given from the top, each
+// labelled with its value in unit: the first in the run's colour and the others grey when
+// highlightFirst, else all in the run's colour. The value axis starts at 0, leaves room for
+// the labels, and is ticked at round steps (niceTicks).
+func hbars(title, xLabel string, names []string, values []float64, highlightFirst bool, unit string, row vg.Length) (*plot.Plot, error) {
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
 	p.X.Min = 0
+	p.X.Tick.Marker = niceTicks{want: 6}
 	n := len(names)
 	// Nominal Y runs bottom-up; reverse so the first name is on top.
 	rev := make([]string, n)
 	run, others := make(plotter.Values, n), make(plotter.Values, n)
+	top := 0.0
+	for _, v := range values {
+		top = max(top, v)
+	}
+	// Room right of the longest bar for a label; a bar longer than a sixth of the axis carries
+	// its label inside its end, in white, where no ceiling line or grid crosses it.
+	p.X.Max = max(top*1.12, 1e-9)
+	var inside, outside plotter.XYLabels
 	for i := range names {
 		j := n - 1 - i
 		rev[j] = names[i]
@@ -131,14 +162,24 @@ func hbars(title, xLabel string, names []string, values []float64, highlightFirs
 		} else {
 			others[j] = values[i]
 		}
+		set := &outside
+		if values[i] > p.X.Max/6 {
+			set = &inside
+		}
+		set.XYs = append(set.XYs, plotter.XY{X: values[i], Y: float64(j)})
+		set.Labels = append(set.Labels, fmtNumber(values[i], unit))
 	}
+	p.Y.Tick.Label.Font.Size = vg.Points(10)
 	p.NominalY(rev...)
+	// A gap between the names and the bars: a viewer without Liberation Sans or a font of its
+	// widths (the SVG's fallbacks) sets the names wider, and they grow towards the bars.
+	p.Y.Padding = vg.Points(10)
 	for _, set := range []struct {
 		vals plotter.Values
 		c    color.Color
 	}{{others, colorPublished}, {run, colorRun}} {
 		if highlightFirst || set.c == colorRun {
-			bc, err := plotter.NewBarChart(set.vals, barRowHeight*0.7)
+			bc, err := plotter.NewBarChart(set.vals, row*0.7)
 			if err != nil {
 				return nil, fmt.Errorf("chart %q: %w", title, err)
 			}
@@ -149,6 +190,31 @@ func hbars(title, xLabel string, names []string, values []float64, highlightFirs
 		}
 	}
 	p.Add(plotter.NewGrid())
+	for _, set := range []struct {
+		labels plotter.XYLabels
+		inside bool
+	}{{inside, true}, {outside, false}} {
+		if len(set.labels.XYs) == 0 {
+			continue
+		}
+		l, err := plotter.NewLabels(set.labels)
+		if err != nil {
+			return nil, fmt.Errorf("chart %q: %w", title, err)
+		}
+		for i := range l.TextStyle {
+			st := &l.TextStyle[i]
+			st.Font.Typeface, st.Font.Variant, st.Font.Size = "Liberation", "Sans", vg.Points(9)
+			st.YAlign = text.YCenter
+			if set.inside {
+				st.XAlign, st.Color = text.XRight, color.White
+			}
+		}
+		l.Offset = vg.Point{X: vg.Points(3)}
+		if set.inside {
+			l.Offset.X = -vg.Points(3)
+		}
+		p.Add(l)
+	}
 	return p, nil
 }
 
@@ -169,6 +235,31 @@ func vline(p *plot.Plot, x, y0, y1 float64, c color.Color, legend string) error 
 	return nil
 }
 
+// axisLabelChars is the longest axis label line the chart writes: gonum narrows a panel's bars
+// to make room for a wider one.
+const axisLabelChars = 56
+
+// wrapWords breaks s at spaces into lines of at most n characters (a longer word stands alone).
+func wrapWords(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len([]rune(line))+1+len([]rune(w)) <= n:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
 func shorten(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
@@ -177,55 +268,88 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// barsChart: every test of the run in MB/s against the link ceiling, then one panel per
-// published figure with the comparable drives, labelled with the unit and the source ids.
+// barsChart: the run's MB/s tests against the link ceiling, its IOPS tests in a panel of
+// their own (a 4 KiB test's few MB/s would be a sliver beside a sequential read), then one
+// panel per published figure with the comparable drives, labelled with the unit, the column
+// and the source ids. Every bar carries its value.
 func barsChart(r *record.Run, opts Options) (chart, error) {
 	c := chart{width: chartWidth}
 	if len(r.Tests) == 0 {
 		return c, fmt.Errorf("run %s has no test to chart", r.ID)
 	}
-	names := make([]string, len(r.Tests))
-	vals := make([]float64, len(r.Tests))
-	for i, t := range r.Tests {
-		names[i], vals[i] = t.Name, t.MBPerS
+	var mbNames, iopsNames []string
+	var mbVals, iopsVals []float64
+	for _, t := range r.Tests {
+		if t.Primary == "iops" {
+			iopsNames, iopsVals = append(iopsNames, t.Name), append(iopsVals, t.IOPS)
+		} else {
+			mbNames, mbVals = append(mbNames, t.Name), append(mbVals, t.MBPerS)
+		}
 	}
-	title := shorten(fmt.Sprintf("%s on %s (iomark %s, %s)", deviceLine(r), boardFamilyOr(r), r.Profile, r.CreatedAt.UTC().Format("2006-01-02")), 110)
-	p, err := hbars(title, "MB/s (10^6 bytes/s), every test of this run", names, vals, false)
-	if err != nil {
-		return c, err
-	}
-	if ceil := runCeilingMBPerS(r); ceil > 0 {
-		// Named in the axis label: a legend box would sit on the bars.
-		if err := vline(p, ceil, -0.5, float64(len(names))-0.5, colorCeiling, ""); err != nil {
+	title := shorten(deviceLine(r), 90) + "\n" + shorten(fmt.Sprintf("on %s · iomark %s, %s", boardFamilyOr(r), r.Profile, r.CreatedAt.UTC().Format("2006-01-02")), 90)
+	if len(mbNames) > 0 {
+		p, err := hbars(title, "MB/s (10^6 bytes/s)", mbNames, mbVals, false, "MB/s", barRowHeight)
+		if err != nil {
 			return c, err
 		}
-		p.X.Label.Text += fmt.Sprintf("; dashed line: link ceiling %s MB/s", fmtRate(ceil))
+		if ceil := runCeilingMBPerS(r); ceil > 0 {
+			// Named in the axis label: a legend box would sit on the bars.
+			if err := vline(p, ceil, -0.5, float64(len(mbNames))-0.5, colorCeiling, ""); err != nil {
+				return c, err
+			}
+			p.X.Max = max(p.X.Max, ceil*1.05)
+			p.X.Label.Text += fmt.Sprintf("; dashed line: link ceiling %s MB/s", fmtRate(ceil))
+		}
+		c.panels = append(c.panels, panel{p, panelOverhead + labelLine + barRowHeight*vg.Length(len(mbNames))})
+		title = "the same run's random I/O, in IOPS"
 	}
-	c.panels = append(c.panels, panel{p, panelOverhead + barRowHeight*vg.Length(len(names))})
+	if len(iopsNames) > 0 {
+		p, err := hbars(title, "IOPS (I/O operations per second)", iopsNames, iopsVals, false, "IOPS", barRowHeight)
+		if err != nil {
+			return c, err
+		}
+		h := panelOverhead + barRowHeight*vg.Length(len(iopsNames))
+		if len(mbNames) == 0 {
+			h += labelLine // the two-line run title
+		}
+		c.panels = append(c.panels, panel{p, h})
+	}
 
 	ps := comparablePublished(r, opts.Published)
 	for _, f := range publishedFigures(r, ps) {
-		names := []string{"this run: iomark " + f.test.Name}
+		names := []string{"this run: " + f.ours.name}
 		vals := []float64{f.oursValue}
 		var srcs []string
+		seen := map[string]int{}
 		for _, d := range f.drives {
-			names = append(names, shorten(d.row.MakeModel, 44))
+			// A drive a source measured several times (ricsanfre's five runs) is numbered.
+			name := shorten(d.row.MakeModel, 36)
+			if seen[name]++; seen[name] > 1 {
+				name += fmt.Sprintf(" #%d", seen[name])
+			}
+			names = append(names, name)
 			vals = append(vals, d.value)
 			if !contains(srcs, d.row.SourceID) {
 				srcs = append(srcs, d.row.SourceID)
 			}
 		}
 		method := "same method"
-		if !f.sameMethod {
+		if !f.cand.same {
 			method = "method differs"
 		}
-		title := fmt.Sprintf("%s vs iomark %s (%s)", f.col.label, f.test.Name, method)
-		xl := fmt.Sprintf("%s; published %s for %s: %s", f.col.unit, f.col.column, ps.Scope(), strings.Join(srcs, ", "))
-		p, err := hbars(title, xl, names, vals, true)
+		title := fmt.Sprintf("%s vs iomark %s (%s)", f.col.label, f.ours.name, method)
+		// gonum narrows the bars to fit a wide axis label: keep its lines short.
+		label := fmt.Sprintf("%s: published %s for %s; sources: %s", f.col.unit, f.col.column, ps.Scope(), strings.Join(srcs, ", "))
+		if f.converted > 0 {
+			label += fmt.Sprintf("; %d published MiB/s figures converted to MB/s", f.converted)
+		}
+		lines := wrapWords(label, axisLabelChars)
+		p, err := hbars(title, strings.Join(lines, "\n"), names, vals, true, f.col.unit, pubRowHeight)
 		if err != nil {
 			return c, err
 		}
-		c.panels = append(c.panels, panel{p, panelOverhead + barRowHeight*vg.Length(len(names))})
+		h := panelOverhead + labelLine*vg.Length(len(lines)-1) + pubRowHeight*vg.Length(len(names))
+		c.panels = append(c.panels, panel{p, h})
 	}
 	return c, nil
 }
@@ -258,8 +382,9 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		pts[i] = plotter.XY{X: s.TS, Y: s.MBPerS}
 		maxX = max(maxX, s.TS)
 	}
-	p := plot.New()
-	p.Title.Text = shorten(fmt.Sprintf("%s: sustained write (%s), %s written", deviceLine(r), t.Name, fmtBytes(t.Sustained.WrittenBytes)), 110)
+	p := newPlot()
+	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{want: 8}, niceTicks{want: 6}
+	p.Title.Text = shorten(deviceLine(r), 90) + "\n" + fmt.Sprintf("sustained write (%s), %s written", t.Name, fmtBytes(t.Sustained.WrittenBytes))
 	p.X.Label.Text = "seconds since the write began"
 	p.Y.Label.Text = "MB/s (10^6 bytes/s)"
 	p.Y.Min = 0
@@ -273,8 +398,9 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 	p.Add(l, plotter.NewGrid())
 	p.Legend.Add("write rate, MB/s", l)
 	p.Legend.Top = true
+	_, _, _, ymax := plotter.XYRange(pts)
+	p.Y.Max = ymax * 1.3 // headroom: the legend sits above the curve, not on it
 	if s := t.Sustained; s.CliffFound {
-		_, _, _, ymax := plotter.XYRange(pts)
 		label := fmt.Sprintf("cliff at %s (%s MB/s to %s MB/s)", fmtSeconds(s.CliffAtS), fmtRate(s.BeforeMBPerS), fmtRate(s.AfterMBPerS))
 		if err := vline(p, s.CliffAtS, 0, ymax, colorCeiling, label); err != nil {
 			return c, err
@@ -299,7 +425,8 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 			drive = append(drive, plotter.XY{X: x, Y: *s.DriveTempC})
 		}
 	}
-	tp := plot.New()
+	tp := newPlot()
+	tp.X.Tick.Marker, tp.Y.Tick.Marker = niceTicks{want: 8}, niceTicks{want: 4}
 	tp.X.Label.Text = "seconds since the test's first sensor sample"
 	tp.Y.Label.Text = "temperature, °C"
 	tp.X.Min, tp.X.Max = 0, maxX
@@ -326,6 +453,14 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		l.Width = vg.Points(1.5)
 		tp.Add(l)
 		tp.Legend.Add(s.label, l)
+		_, _, lo, hi := plotter.XYRange(s.xy)
+		if tp.Y.Min == 0 || lo < tp.Y.Min {
+			tp.Y.Min = lo
+		}
+		tp.Y.Max = max(tp.Y.Max, hi)
+	}
+	if tp.Y.Max > tp.Y.Min {
+		tp.Y.Max += (tp.Y.Max-tp.Y.Min)*0.35 + 1 // headroom for the legend
 	}
 	c.panels = append(c.panels, panel{tp, 2.5 * vg.Inch})
 	return c, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"image/png"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestPNGDecodes(t *testing.T) {
 			continue
 		}
 		b := img.Bounds()
-		if b.Dx() < 400 || b.Dx() > 2000 || b.Dy() < 200 || b.Dy() > 6000 {
+		if b.Dx() < 400 || b.Dx() > 2000 || b.Dy() < 200 || b.Dy() > 9000 {
 			t.Errorf("%s: size %dx%d is not sane", tt.name, b.Dx(), b.Dy())
 		}
 	}
@@ -70,7 +71,7 @@ func TestSVGBarsNameSourcesAndDrives(t *testing.T) {
 		t.Fatalf("svg of %d bytes", len(out))
 	}
 	text := svgText(t, out)
-	for _, want := range []string{"pidramble-microsd", "chambers-storage-2019", "Samsung Evo+ 32GB", "this run: iomark rand-read-4k-qd1", "MiB/s", "dashed line: link ceiling 45.0 MB/s"} {
+	for _, want := range []string{"pidramble-microsd", "chambers-storage-2019", "Samsung Evo+ 32GB", "this run: rand-read-4k-qd1", "MiB/s", "dashed line: link ceiling 45.0 MB/s"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("bars chart lacks %q", want)
 		}
@@ -91,5 +92,120 @@ func TestSVGSustained(t *testing.T) {
 	}
 	if err := e.Export(io.Discard, []*record.Run{sampleRun(), sampleRun()}, Options{}); err == nil {
 		t.Error("a chart of two runs was drawn without saying which")
+	}
+}
+
+// TestChartsIssue11: the bars chart gives IOPS tests their own panel, labels every bar with
+// its value, ticks its axes at more than two values, and the SVG embeds no font (it was 529 KB
+// for six bars): it names Liberation Sans and its metric-compatible fallbacks, and fits each
+// text to the length it was laid out at.
+func TestChartsIssue11(t *testing.T) {
+	out := export(t, "svg", []*record.Run{sampleRun()}, Options{Chart: ChartBars})
+	golden(t, "quick.bars.svg.golden", out)
+	if len(out) > 40_000 {
+		t.Errorf("svg of six bars is %d bytes", len(out))
+	}
+	s := string(out)
+	for _, bad := range []string{"@font-face", "base64", "font-family:Liberation Sans;"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("svg contains %q: a font is embedded or named without fallbacks", bad)
+		}
+	}
+	texts := strings.Count(s, "<text ")
+	if fitted := strings.Count(s, `lengthAdjust="spacingAndGlyphs"`); texts == 0 || fitted != texts {
+		t.Errorf("%d of %d texts carry their laid-out length", fitted, texts)
+	}
+	if !strings.Contains(s, "font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;") {
+		t.Error("svg does not name its fonts with fallbacks")
+	}
+	text := svgText(t, out)
+	for _, want := range []string{
+		"MB/s (10^6 bytes/s)", "IOPS (I/O operations per second)", "the same run's random I/O, in IOPS",
+		// every bar's value
+		"43.1", "19.8", "2460", "702", "3210", "815",
+		// ticks of the MB/s axis (0-48) and of the IOPS axis (0-3595)
+		"0", "10", "20", "30", "40", "500", "1000", "1500", "2000", "2500", "3000", "3500",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("bars chart lacks %q", want)
+		}
+	}
+	// The IOPS tests are not drawn as MB/s slivers: the MB/s panel holds only the two
+	// sequential tests. Their names come before the IOPS axis label, the random ones after.
+	mbAxis, iopsTitle := strings.Index(text, "MB/s (10^6 bytes/s)"), strings.Index(text, "the same run's random I/O")
+	if r := strings.Index(text, "rand-read-4k-qd1"); r < iopsTitle || mbAxis > iopsTitle {
+		t.Errorf("random tests are not in their own panel after the MB/s one:\n%s", text)
+	}
+
+	// The PNG draws its text: dark pixels in the names column left of the bars.
+	img, err := png.Decode(bytes.NewReader(export(t, "png", []*record.Run{sampleRun()}, Options{Chart: ChartBars})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dark := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Min.X+100; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r < 0x4000 && g < 0x4000 && bl < 0x4000 {
+				dark++
+			}
+		}
+	}
+	if dark < 500 {
+		t.Errorf("the PNG's names column has %d dark pixels: its text is not drawn", dark)
+	}
+
+	// The HTML report inlines the same charts and embeds no font either.
+	if html := string(export(t, "html", []*record.Run{sampleRun()}, Options{Published: published(t)})); strings.Contains(html, "@font-face") || len(html) > 400_000 {
+		t.Errorf("html report embeds a font or is %d bytes", len(html))
+	}
+	golden(t, "sustained.svg.golden", export(t, "svg", []*record.Run{sampleSustainedRun()}, Options{}))
+}
+
+// TestSVGStylesAreClasses: vgsvg's per-element style attributes become one class per distinct
+// style, so a chart set beside ~200 published drives stays small; a class's name follows from
+// its style, so two charts inlined in one HTML page never give a name two meanings.
+func TestSVGStylesAreClasses(t *testing.T) {
+	big := export(t, "svg", []*record.Run{profileRun(t, "pibenchmarks")}, Options{Published: published(t), Chart: ChartBars})
+	// Bytes per drawn element, as the published set grows: 162 with a style attribute on each
+	// (204 KB for 28 Pi 4 microSD drives), about 105 with classes.
+	if n, elems := len(big), strings.Count(string(big), "<text ")+strings.Count(string(big), "<path "); elems == 0 || n/elems > 120 {
+		t.Errorf("svg of a pibenchmarks run beside published drives is %d bytes for %d elements", n, elems)
+	}
+	if strings.Contains(string(big), "style=\"") {
+		t.Error("svg keeps style attributes")
+	}
+	rule := regexp.MustCompile(`\.(iom[0-9a-f]{8})\{([^}]*)\}`)
+	meaning := map[string]string{}
+	for _, out := range [][]byte{big, export(t, "svg", []*record.Run{sampleSustainedRun()}, Options{})} {
+		s := string(out)
+		rules := rule.FindAllStringSubmatch(s, -1)
+		if len(rules) == 0 {
+			t.Fatalf("no style rules in\n%.400s", s)
+		}
+		for _, r := range rules {
+			if m, ok := meaning[r[1]]; ok && m != r[2] {
+				t.Errorf("class %s is %q in one chart and %q in another", r[1], m, r[2])
+			}
+			meaning[r[1]] = r[2]
+		}
+		for _, used := range regexp.MustCompile(`class="([^"]*)"`).FindAllStringSubmatch(s, -1) {
+			if _, ok := meaning[used[1]]; !ok {
+				t.Errorf("class %s is used but has no rule", used[1])
+			}
+		}
+	}
+}
+
+func TestWrapWords(t *testing.T) {
+	got := wrapWords("MB/s: published dd_write_mbps for Raspberry Pi 4, microsd; sources: chambers-storage-2019, pidramble-microsd", 40)
+	for _, l := range got {
+		if len([]rune(l)) > 40 {
+			t.Errorf("line %q longer than 40", l)
+		}
+	}
+	if strings.Join(got, " ") != "MB/s: published dd_write_mbps for Raspberry Pi 4, microsd; sources: chambers-storage-2019, pidramble-microsd" || len(got) != 3 {
+		t.Errorf("wrapWords = %q", got)
 	}
 }

@@ -125,14 +125,7 @@ func BuildComparison(run *record.Run, earlier []*record.Run, published []refdata
 
 	ps := comparablePublished(run, published)
 	c.PublishedScope, c.PublishedRows = ps.Scope(), len(ps.Rows)
-	switch {
-	case ps.Family == "":
-		c.PublishedWhy = "no published results for this board: none of them names its board family"
-	case len(ps.Classes) == 0:
-		c.PublishedWhy = "no published results for this kind of drive"
-	case len(ps.Rows) == 0:
-		c.PublishedWhy = "no published results for " + ps.Scope()
-	}
+	c.PublishedWhy = ps.missing(run)
 	usedSources := map[string]bool{}
 	for _, f := range publishedFigures(run, ps) {
 		vals := make([]float64, len(f.drives))
@@ -144,9 +137,13 @@ func BuildComparison(run *record.Run, earlier []*record.Run, published []refdata
 			}
 			usedSources[d.row.SourceID] = true
 		}
+		note := f.cand.note
+		if f.converted > 0 {
+			note += fmt.Sprintf("; %d of the %d published figures converted: %s", f.converted, len(f.drives), f.col.rowNote)
+		}
 		c.Published = append(c.Published, PublishedFigure{
-			Column: f.col.column, Label: f.col.label, Method: f.col.method, Test: f.test.Name,
-			SameMethod: f.sameMethod, Note: f.col.differs, Sources: srcs,
+			Column: f.col.column, Label: f.col.label, Method: f.col.method, Test: f.ours.name,
+			SameMethod: f.cand.same, Note: note, Sources: srcs,
 			Standing: standing(f.oursValue, f.col.unit, vals),
 		})
 	}
@@ -178,7 +175,7 @@ func Compare(w io.Writer, run *record.Run, earlier []*record.Run, published []re
 }
 
 func fmtValue(v float64, unit string) string {
-	if unit == "IOPS" || unit == "KiB/s" {
+	if unit == "IOPS" || unit == "KiB/s" || unit == "points" {
 		return fmt.Sprintf("%.0f %s", v, unit)
 	}
 	return fmtRate(v) + " " + unit
@@ -195,6 +192,9 @@ func writeComparison(w io.Writer, run *record.Run, c Comparison, opts CompareOpt
 	var b strings.Builder
 	fmt.Fprintf(&b, "compare run %s (%s, %s) on %s\n", run.ID, run.Profile, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), deviceLine(run))
 	fmt.Fprintf(&b, "drive key: %s\n", orNone(c.DeviceKey))
+	if l := PriceLine(run); l != "" {
+		b.WriteString(l + "\n")
+	}
 	b.WriteString("rank 1 is the fastest; ratio is this run's figure over the median of the others, in the same unit\n\n")
 
 	table := func(header []string, rows [][]string) {
@@ -233,7 +233,11 @@ func writeComparison(w io.Writer, run *record.Run, c Comparison, opts CompareOpt
 	}
 	b.WriteString("\n")
 
-	fmt.Fprintf(&b, "against published results for %s: %d drives\n", c.PublishedScope, c.PublishedRows)
+	if c.PublishedRows == 0 {
+		b.WriteString("against published results: none\n")
+	} else {
+		fmt.Fprintf(&b, "against published results for %s: %d drives\n", c.PublishedScope, c.PublishedRows)
+	}
 	if c.PublishedWhy != "" {
 		b.WriteString("  " + c.PublishedWhy + "\n")
 	}

@@ -15,9 +15,12 @@ var csvColumns = []string{
 	"run_id", "created_at", "profile", "device_class", "device_vendor", "device_model", "board",
 	"test", "op", "bs_bytes", "qd", "jobs", "iops", "mb_per_s", "mib_per_s",
 	"lat_p50_us", "lat_p99_us", "lat_max_us", "ci95_pct", "runs", "ceiling_pct", "noisy",
+	"price_usd", "usd_per_mb_per_s", "usd_per_iops",
 }
 
 // csvExporter writes one RFC 4180 row per test (encoding/csv: CRLF-free, quotes as needed).
+// ci95_pct is empty for a test measured once (no interval); the price columns are empty
+// without a price, and otherwise divide it by the row's own MB/s and IOPS.
 type csvExporter struct{}
 
 func (csvExporter) Name() string { return "csv" }
@@ -64,6 +67,7 @@ func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
 				lat(t.LatUS.P50), lat(t.LatUS.P99), lat(t.LatUS.Max), ci, strconv.Itoa(t.Runs), ceil,
 				strconv.FormatBool(t.Noisy),
 			}
+			row = append(row, priceColumns(r, t, num)...)
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("csv export: %w", err)
 			}
@@ -74,4 +78,19 @@ func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
 		return fmt.Errorf("csv export: %w", err)
 	}
 	return nil
+}
+
+// priceColumns are price_usd, usd_per_mb_per_s and usd_per_iops of one test row.
+func priceColumns(r *record.Run, t record.Test, num func(float64) string) []string {
+	p, ok := PriceOf(r)
+	if !ok {
+		return []string{"", "", ""}
+	}
+	per := func(v float64) string {
+		if !(v > 0) {
+			return ""
+		}
+		return strconv.FormatFloat(p.PriceUSD/v, 'g', 4, 64)
+	}
+	return []string{num(p.PriceUSD), per(t.MBPerS), per(t.IOPS)}
 }

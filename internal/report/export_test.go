@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -133,32 +134,62 @@ func TestMarkdownEscapes(t *testing.T) {
 	}
 }
 
-func TestSBCReviewsTable(t *testing.T) {
+// sbcReviewsRun is the sample as an sbc-reviews run: quick's tests plus 1 MiB random I/O
+// (SYNTHETIC figures, as sampleRun).
+func sbcReviewsRun() *record.Run {
 	r := sampleRun()
 	r.Profile = "sbc-reviews"
-	// The sbc-reviews profile adds 1 MiB random I/O to quick's tests (synthetic figures).
 	r.Tests = append(r.Tests,
-		record.Test{Name: "rand-read-1m-qd1", Op: "randread", BS: 1 << 20, QD: 1, Jobs: 1, Direct: true, MBPerS: 41.9, Primary: "mb_per_s", Runs: 3},
+		record.Test{Name: "rand-read-1m-qd1", Op: "randread", BS: 1 << 20, QD: 1, Jobs: 1, Direct: true, MBPerS: 41.9, MiBPerS: 39.96, Primary: "mb_per_s", Runs: 3},
 		record.Test{Name: "rand-write-1m-qd1", Op: "randwrite", BS: 1 << 20, QD: 1, Jobs: 1, Direct: true, MBPerS: 17.2, Primary: "mb_per_s", Runs: 3})
+	r.Scores = record.Scores{}
+	return r
+}
+
+// TestSBCReviewsTable: each row is in the unit the sbc-reviews tables use — their "MB/s" is
+// iozone's kB/s ÷ 1024, so MiB/s with two decimals, labelled MiB/s — and says so under the
+// table; a row the run did not measure says so; the JSON record keeps MB/s and MiB/s.
+func TestSBCReviewsTable(t *testing.T) {
+	r := sbcReviewsRun()
 	got := SBCReviewsTable(r)
-	want := "| Benchmark | Result |\n|---|---|\n" +
-		"| iomark 4K random read (rand-read-4k-qd1, QD1, O\\_DIRECT) | 10.1 MB/s |\n" +
-		"| iomark 4K random write (rand-write-4k-qd1, QD1, O\\_DIRECT) | 2.88 MB/s |\n" +
-		"| iomark 1M random read (rand-read-1m-qd1, QD1, O\\_DIRECT) | 41.9 MB/s |\n" +
-		"| iomark 1M random write (rand-write-1m-qd1, QD1, O\\_DIRECT) | 17.2 MB/s |\n" +
-		"| iomark 1M sequential read (seq-read-1m, QD1, O\\_DIRECT) | 43.1 MB/s |\n" +
-		"| iomark 1M sequential write (seq-write-1m, QD1, O\\_DIRECT) | 19.8 MB/s |\n" +
-		"\nMB/s = 10^6 bytes/s, measured by iomark 0.1.0 (run 019a4f2e-7c00-7a3b-9d1e-3f5a2b6c8d01).\n"
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("sbc-reviews table (-want +got):\n%s", d)
+	golden(t, "sbc-reviews.table.golden", []byte(got))
+	for _, want := range []string{
+		"| iomark 1M sequential read (seq-read-1m, QD1, O\\_DIRECT) | 41.10 MiB/s |",    // 43.1 MB/s
+		"| iomark 1M random write (rand-write-1m-qd1, QD1, O\\_DIRECT) | 16.40 MiB/s |", // from 17.2 MB/s, no MiB/s in the record
+		"the unit the sbc-reviews tables print as",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("sbc-reviews table lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, " MB/s |") {
+		t.Errorf("a row is labelled MB/s:\n%s", got)
 	}
 	// quick has no 1 MiB random test: the rows must say so, not borrow another figure.
 	if q := SBCReviewsTable(sampleRun()); strings.Count(q, "not measured") != 2 {
 		t.Errorf("quick run: want two rows not measured:\n%s", q)
 	}
-	md := string(export(t, "md", []*record.Run{r}, Options{}))
-	if !strings.Contains(md, "## sbc-reviews table") {
-		t.Error("an sbc-reviews run's Markdown report lacks the reviewers' table")
+	md := export(t, "md", []*record.Run{r}, Options{})
+	golden(t, "sbc-reviews.md.golden", md)
+	if !strings.Contains(string(md), "## sbc-reviews table") || !strings.Contains(string(md), "the unit the sbc-reviews tables print as") {
+		t.Error("an sbc-reviews run's Markdown report lacks the reviewers' table or its unit")
+	}
+	if html := string(export(t, "html", []*record.Run{r}, Options{})); !strings.Contains(html, "41.10 MiB/s") || !strings.Contains(html, "the unit the sbc-reviews tables print as") {
+		t.Error("an sbc-reviews run's HTML report lacks the reviewers' table in MiB/s")
+	}
+	var back struct {
+		Tests []map[string]any `json:"tests"`
+	}
+	if err := json.Unmarshal(export(t, "json", []*record.Run{r}, Options{}), &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, tst := range back.Tests {
+		if _, ok := tst["mb_per_s"]; !ok {
+			t.Errorf("%v: JSON lacks mb_per_s", tst["name"])
+		}
+		if _, ok := tst["mib_per_s"]; !ok {
+			t.Errorf("%v: JSON lacks mib_per_s", tst["name"])
+		}
 	}
 }
 
@@ -193,5 +224,26 @@ func TestCSVSeveralRuns(t *testing.T) {
 	}
 	if len(rows) != 1+6+1 || rows[7][0] != sampleSustainedRun().ID {
 		t.Errorf("%d rows; last run id %q", len(rows), rows[len(rows)-1][0])
+	}
+}
+
+// TestMarkdownProseCodeSpans: the report's sentences quote commands between backticks; in
+// Markdown they are code spans, not escaped backticks, while the rest stays escaped and an
+// unpaired backtick stays literal.
+func TestMarkdownProseCodeSpans(t *testing.T) {
+	for in, want := range map[string]string{
+		"run `iomark run --profile quick` again": "run `iomark run --profile quick` again",
+		"a *b* `c|d` <e>":                        `a \*b\* ` + "`c|d`" + ` &lt;e&gt;`,
+		"one ` alone":                            "one \\` alone",
+		"empty `` span":                          "empty \\`\\` span",
+	} {
+		if got := mdProse(in); got != want {
+			t.Errorf("mdProse(%q) = %q, want %q", in, got, want)
+		}
+	}
+	r := sbcReviewsRun()
+	out := string(export(t, "md", []*record.Run{r}, Options{}))
+	if !strings.Contains(out, "(`iomark run --profile quick` gives the iomark score") || strings.Contains(out, "\\`iomark") {
+		t.Errorf("the no-score line does not quote the command as code:\n%s", out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -82,8 +83,9 @@ func fmtFigure(t record.Test) string {
 	return fmtRate(t.MBPerS) + " MB/s"
 }
 
-// fmtCI prints the confidence interval, or says there was none to compute.
-func fmtCI(t record.Test) string {
+// FormatCI prints a test's confidence interval, or says there was none to compute: a test
+// measured once reads "1 run, no CI", never "±0.0%".
+func FormatCI(t record.Test) string {
 	if t.Runs <= 1 {
 		return "1 run, no CI"
 	}
@@ -209,15 +211,75 @@ func ceilingLine(r *record.Run) string {
 	return s
 }
 
+// scoreLines gives each score with what it means (scale and reference), one line each; a run
+// without a score says why.
 func scoreLines(r *record.Run) []string {
 	var out []string
 	if v := r.Scores.Iomark; v != nil {
-		out = append(out, fmt.Sprintf("iomark score: %.0f points", *v))
+		out = append(out, fmt.Sprintf("iomark score: %.0f points — %s", *v, profile.IomarkScoreMeaning()))
 	}
 	if v := r.Scores.Pibenchmarks; v != nil {
-		out = append(out, fmt.Sprintf("pibenchmarks score: %d points (Storage.sh formula)", *v))
+		out = append(out, fmt.Sprintf("pibenchmarks score: %d points — %s", *v, profile.PibScoreMeaning()))
+	}
+	if len(out) > 0 {
+		return out
+	}
+	switch r.Profile {
+	case "quick", "pibenchmarks":
+		return []string{"no score: a test the score needs was not measured"}
+	}
+	return []string{fmt.Sprintf("no score: the %s profile has none (`iomark run --profile quick` gives the iomark score, "+
+		"`iomark run --profile pibenchmarks` the PiBenchmarks one)", orDash(r.Profile))}
+}
+
+// warningMessages are the run's warnings for people, one per cause: a message repeated is
+// printed once, and a record made before the runner knew better, which says both "X: measured
+// once" (single-run) and "X: measured 1 times" (few-runs), keeps the first.
+func warningMessages(r *record.Run) []string {
+	once := map[string]bool{}
+	for _, w := range r.Warnings {
+		if name, rest, ok := strings.Cut(w.Message, ": "); ok && (w.Code == "single-run" || strings.HasPrefix(rest, "measured once")) {
+			once[name] = true
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range r.Warnings {
+		name, rest, _ := strings.Cut(w.Message, ": ")
+		if seen[w.Message] || once[name] && strings.HasPrefix(rest, "measured 1 times") {
+			continue
+		}
+		seen[w.Message] = true
+		out = append(out, w.Message)
 	}
 	return out
+}
+
+// Saved says what became of a run after it was measured; `iomark run` fills it, `show` and
+// the exports leave it out.
+type Saved struct {
+	Where   string // the results database: a file path, or a URL without its password
+	ShortID string // the id as `iomark show` takes it
+	Why     string // why the run was not saved, when Where is empty
+}
+
+// RunLine names the run and where it was saved, or why not: the last line of the terminal
+// summary, which `iomark run --json` and `--markdown` print on stderr instead.
+func RunLine(r *record.Run, s *Saved) string {
+	id := orDash(r.ID)
+	switch {
+	case s == nil:
+		return "run " + id
+	case s.Where != "":
+		short := s.ShortID
+		if short == "" {
+			short = id
+		}
+		return fmt.Sprintf("run %s saved in %s (`iomark show %s`, `iomark compare %s`)", id, s.Where, short, short)
+	case s.Why != "":
+		return fmt.Sprintf("run %s not saved: %s", id, s.Why)
+	}
+	return "run " + id + " not saved"
 }
 
 // wroteLine is printed with every result (DESIGN.md principle 4).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 
 	"github.com/iomark/iomark/internal/record"
 )
@@ -39,7 +40,6 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 	if len(runs) == 1 {
 		page.Title = newRunView(runs[0], opts).Title
 	}
-	fontsEmbedded := false
 	for _, r := range runs {
 		hr := htmlRun{runView: newRunView(r, opts)}
 		kinds := []Chart{ChartBars}
@@ -52,18 +52,18 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 		for _, k := range kinds {
 			o := opts
 			o.Chart = k
-			// Inline SVG <style> belongs to the whole page, so the fonts the first chart
-			// embeds serve every chart after it.
-			svg, err := chartSVG(r, o, !fontsEmbedded)
+			svg, err := chartSVG(r, o)
 			if err != nil {
 				hr.ChartErrs = append(hr.ChartErrs, err.Error())
 				continue
 			}
-			fontsEmbedded = true
 			hr.Charts = append(hr.Charts, template.HTML(inlineSVG(svg)))
 		}
 		if c := hr.Compare; c != nil {
-			hr.HasComparison, hr.ComparisonName = true, c.PublishedScope
+			hr.HasComparison = true
+			if c.PublishedRows > 0 {
+				hr.ComparisonName = " for " + c.PublishedScope
+			}
 			hr.CompareHeader, hr.CompareRows, hr.CompareNotes = comparisonRows(c)
 		}
 		page.Runs = append(page.Runs, hr)
@@ -78,6 +78,25 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 	return nil
 }
 
+// htmlProse escapes one of the report's sentences for HTML and sets each command it quotes
+// between backticks in <code>, as mdProse does for Markdown; text with an unpaired backtick is
+// escaped as it is.
+func htmlProse(s string) template.HTML {
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 {
+		return template.HTML(template.HTMLEscapeString(s))
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			b.WriteString("<code>" + template.HTMLEscapeString(p) + "</code>")
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(p))
+	}
+	return template.HTML(b.String())
+}
+
 // inlineSVG drops the XML prolog and comment before <svg, which HTML does not want inline.
 func inlineSVG(svg []byte) []byte {
 	if i := bytes.Index(svg, []byte("<svg")); i > 0 {
@@ -86,7 +105,7 @@ func inlineSVG(svg []byte) []byte {
 	return svg
 }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"prose": htmlProse}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -121,25 +140,26 @@ td.n { text-align: right; }
 <table>
 <tr>{{range .SBCHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .SBCRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{end}}
+{{end}}</table>
+<p>{{.SBCNote}}.</p>{{end}}
 
 <h2>Scores</h2>
-{{if .Scores}}<ul>{{range .Scores}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>No score for this profile.</p>{{end}}
+{{if .Scores}}<ul>{{range .Scores}}<li>{{prose .}}</li>{{end}}</ul>{{else}}<p>No score for this profile.</p>{{end}}
 
 <h2>Findings</h2>
 {{if .Findings}}<ul>
-{{range .Findings}}<li><span class="sev-{{.Severity}}">{{.Severity}}</span> <code>{{.ID}}</code>: {{.Message}}
-{{if .Fix}}<br>Fix: {{.Fix}}{{end}}{{if .Evidence}}<br>Evidence: {{.Evidence}}{{end}}</li>
+{{range .Findings}}<li><span class="sev-{{.Severity}}">{{.Severity}}</span> <code>{{.ID}}</code>: {{prose .Message}}
+{{if .Fix}}<br>Fix: {{prose .Fix}}{{end}}{{if .Evidence}}<br>Evidence: {{.Evidence}}{{end}}</li>
 {{end}}</ul>{{else}}<p>None.</p>{{end}}
 
-{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{prose .}}</li>{{end}}</ul>{{end}}
 
-{{if .HasComparison}}<h2>Published results for {{.ComparisonName}}</h2>
+{{if .HasComparison}}<h2>Published results{{.ComparisonName}}</h2>
 {{if .CompareRows}}<table>
 <tr>{{range .CompareHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .CompareRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>{{end}}
-<ul>{{range .CompareNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<ul>{{range .CompareNotes}}<li>{{prose .}}</li>{{end}}</ul>{{end}}
 
 <h2>Charts</h2>
 {{range .Charts}}<div class="chart">{{.}}</div>

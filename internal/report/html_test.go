@@ -40,3 +40,21 @@ func TestHTMLSustainedHasBothCharts(t *testing.T) {
 	}
 	_ = record.SchemaVersion
 }
+
+// TestHTMLProseCodeSpans: a command quoted between backticks is set in <code>, not shown with
+// its backticks; hostile text inside or around a span is escaped all the same.
+func TestHTMLProseCodeSpans(t *testing.T) {
+	out := string(export(t, "html", []*record.Run{sbcReviewsRun()}, Options{}))
+	if !strings.Contains(out, "(<code>iomark run --profile quick</code> gives the iomark score") || strings.Contains(out, "`iomark") {
+		t.Errorf("the no-score line does not set the command in <code>:\n%s", out)
+	}
+	for in, want := range map[string]string{
+		"a `<b>` c": "a <code>&lt;b&gt;</code> c",
+		"odd ` <i>": "odd ` &lt;i&gt;",
+		"`x` & `y`": "<code>x</code> &amp; <code>y</code>",
+	} {
+		if got := string(htmlProse(in)); got != want {
+			t.Errorf("htmlProse(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

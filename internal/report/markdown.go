@@ -59,22 +59,23 @@ func writeMarkdown(b *strings.Builder, v runView) {
 	if len(v.SBCRows) > 0 {
 		b.WriteString("\n## sbc-reviews table\n\n")
 		b.WriteString(mdTable(v.SBCHeader, v.SBCRows))
+		b.WriteString("\n" + mdEscape(sbcUnitNote) + ".\n")
 	}
 	b.WriteString("\n## Scores\n\n")
 	if len(v.Scores) == 0 {
 		b.WriteString("No score for this profile.\n")
 	}
 	for _, s := range v.Scores {
-		fmt.Fprintf(b, "- %s\n", mdEscape(s))
+		fmt.Fprintf(b, "- %s\n", mdProse(s))
 	}
 	b.WriteString("\n## Findings\n\n")
 	if len(v.Findings) == 0 {
 		b.WriteString("None.\n")
 	}
 	for _, f := range v.Findings {
-		fmt.Fprintf(b, "- **%s** `%s`: %s\n", mdEscape(f.Severity), strings.ReplaceAll(f.ID, "`", ""), mdEscape(f.Message))
+		fmt.Fprintf(b, "- **%s** `%s`: %s\n", mdEscape(f.Severity), strings.ReplaceAll(f.ID, "`", ""), mdProse(f.Message))
 		if f.Fix != "" {
-			fmt.Fprintf(b, "  - Fix: %s\n", mdEscape(f.Fix))
+			fmt.Fprintf(b, "  - Fix: %s\n", mdProse(f.Fix))
 		}
 		if f.Evidence != "" {
 			fmt.Fprintf(b, "  - Evidence: %s\n", mdEscape(f.Evidence))
@@ -83,18 +84,22 @@ func writeMarkdown(b *strings.Builder, v runView) {
 	if len(v.Warnings) > 0 {
 		b.WriteString("\n## Warnings\n\n")
 		for _, w := range v.Warnings {
-			fmt.Fprintf(b, "- %s\n", mdEscape(w))
+			fmt.Fprintf(b, "- %s\n", mdProse(w))
 		}
 	}
 	if c := v.Compare; c != nil {
-		fmt.Fprintf(b, "\n## Published results for %s\n\n", mdEscape(c.PublishedScope))
+		if c.PublishedRows == 0 {
+			b.WriteString("\n## Published results\n\n")
+		} else {
+			fmt.Fprintf(b, "\n## Published results for %s\n\n", mdEscape(c.PublishedScope))
+		}
 		header, rows, notes := comparisonRows(c)
 		if len(rows) > 0 {
 			b.WriteString(mdTable(header, rows))
 			b.WriteString("\n")
 		}
 		for _, n := range notes {
-			fmt.Fprintf(b, "- %s\n", mdEscape(n))
+			fmt.Fprintf(b, "- %s\n", mdProse(n))
 		}
 	}
 	fmt.Fprintf(b, "\n%s.\n", mdEscape(v.Wrote))
@@ -129,3 +134,28 @@ var mdReplacer = strings.NewReplacer(
 )
 
 func mdEscape(s string) string { return mdReplacer.Replace(s) }
+
+// mdProse is mdEscape for the report's own sentences, which quote commands between backticks
+// (`iomark run --profile quick`): each such span becomes a Markdown code span instead of
+// literal backticks. A code span is literal in Markdown (no emphasis, links or HTML), so a
+// span from a drive's own text is as safe; text with an unpaired backtick is all escaped.
+func mdProse(s string) string {
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 {
+		return mdEscape(s)
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 0 {
+			b.WriteString(mdEscape(p))
+			continue
+		}
+		p = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(p)
+		if strings.TrimSpace(p) == "" {
+			b.WriteString(mdEscape("`" + p + "`"))
+			continue
+		}
+		b.WriteString("`" + p + "`")
+	}
+	return b.String()
+}

@@ -1,149 +1,13 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 )
-
-// pubColumn maps one column of the published results to the iomark test that measures the
-// closest thing, and converts the iomark figure into the column's unit so that only like units
-// are ever set side by side. The method notes are what a reader must know before trusting a
-// ratio.
-type pubColumn struct {
-	column string // refdata CSV column
-	label  string // what the published figure measured, for people
-	unit   string // the unit the published figure is read in
-	method string // the published method, as SOURCES.md states it
-	get    func(refdata.Result) refdata.Figure
-	// match finds the iomark test: a peer-method test (same method) first, else the closest
-	// iomark workload; sameMethod is false for the fallback.
-	match func(*record.Run) (t *record.Test, sameMethod bool)
-	// ours converts an iomark figure into unit.
-	ours func(record.Test) float64
-	// differs says how iomark's fallback test differs from the published method.
-	differs string
-	// skip leaves out rows whose figure this comparison must not use; nil keeps all.
-	skip func(refdata.Result) bool
-}
-
-const (
-	mib = 1 << 20
-	kib = 1 << 10
-)
-
-// pubColumns is the mapping table. Units: hdparm prints MiB/s as "MB/sec" (hdparm.c counts
-// 2 MiB buffers, TIMING_BUF_BYTES = 2*1024*1024); GNU dd prints MB/s (10^6); iozone prints
-// kB/s meaning KiB/s (1024 bytes). Where a source printed MB/s derived from iozone, how it
-// converted (÷1000 or ÷1024) is not stated: the note says so (the difference is under 5%).
-var pubColumns = []pubColumn{
-	{
-		column: "hdparm_read_mbps", label: "hdparm -t buffered read", unit: "MiB/s",
-		method: "hdparm -t: buffered sequential reads of the raw device, 2 MiB per read, about 3 s",
-		get:    func(r refdata.Result) refdata.Figure { return r.HdparmReadMBps },
-		match:  matchPeerOr("hdparm-read", "read", mib, 0),
-		ours:   func(t record.Test) float64 { return t.MBPerS * 1e6 / mib },
-		differs: "iomark reads a file with O_DIRECT in 1 MiB blocks; hdparm reads the raw device " +
-			"through the page cache with read-ahead: compared in MiB/s, the unit hdparm prints as MB/sec",
-	},
-	{
-		column: "dd_write_mbps", label: "dd write", unit: "MB/s",
-		method: "dd: buffered writes from /dev/zero with a final fsync (pidramble: bs=8k count=50k conv=fsync)",
-		get:    func(r refdata.Result) refdata.Figure { return r.DDWriteMBps },
-		// A dd without conv=fsync or sync measures the page cache (refdata marks it "no sync").
-		skip:  func(r refdata.Result) bool { return r.DDWithoutSync() },
-		match: matchPeerOr("dd-write", "write", mib, 0),
-		ours:  func(t record.Test) float64 { return t.MBPerS },
-		differs: "iomark writes incompressible data with O_DIRECT in 1 MiB blocks; dd writes zeros through the " +
-			"page cache in 8 KiB blocks and fsyncs once at the end",
-	},
-	{
-		column: "rand4k_read_mbps", label: "4K random read (iozone)", unit: "MB/s",
-		method: "iozone -e -I -a -s 100M -r 4k -i 0 -i 1 -i 2: O_DIRECT 4 KiB random reads, one at a time",
-		get:    func(r refdata.Result) refdata.Figure { return r.Rand4kReadMBps },
-		match:  matchPeerOr("", "randread", 4*kib, 1),
-		ours:   func(t record.Test) float64 { return t.MBPerS },
-		differs: "same workload (O_DIRECT 4 KiB random reads at QD1) on a different file size; the source " +
-			"converted iozone's KiB/s to MB/s without saying whether by 1000 or 1024",
-	},
-	{
-		column: "rand4k_write_mbps", label: "4K random write (iozone)", unit: "MB/s",
-		method: "iozone -e -I -a -s 100M -r 4k -i 0 -i 1 -i 2: O_DIRECT 4 KiB random writes, one at a time",
-		get:    func(r refdata.Result) refdata.Figure { return r.Rand4kWriteMBps },
-		match:  matchPeerOr("", "randwrite", 4*kib, 1),
-		ours:   func(t record.Test) float64 { return t.MBPerS },
-		differs: "same workload (O_DIRECT 4 KiB random writes at QD1) on a different file size; the source " +
-			"converted iozone's KiB/s to MB/s without saying whether by 1000 or 1024",
-	},
-	{
-		column: "rand4k_read_kbps_iozone", label: "4K random read (iozone)", unit: "KiB/s",
-		method: "iozone 4 KiB random read, printed as a bare number read as iozone kB/s (KiB/s)",
-		get:    func(r refdata.Result) refdata.Figure { return r.Rand4kReadKBpsIozone },
-		match:  matchPeerOr("", "randread", 4*kib, 1),
-		ours:   func(t record.Test) float64 { return t.MBPerS * 1e6 / kib },
-		differs: "O_DIRECT 4 KiB random reads at QD1 on both sides; the published unit is inferred " +
-			"(bare numbers read as iozone KiB/s), iomark's figure is converted to KiB/s",
-	},
-	{
-		column: "rand4k_write_kbps_iozone", label: "4K random write (iozone)", unit: "KiB/s",
-		method: "iozone 4 KiB random write, printed as a bare number read as iozone kB/s (KiB/s)",
-		get:    func(r refdata.Result) refdata.Figure { return r.Rand4kWriteKBpsIozone },
-		match:  matchPeerOr("", "randwrite", 4*kib, 1),
-		ours:   func(t record.Test) float64 { return t.MBPerS * 1e6 / kib },
-		differs: "O_DIRECT 4 KiB random writes at QD1 on both sides; the published unit is inferred " +
-			"(bare numbers read as iozone KiB/s), iomark's figure is converted to KiB/s",
-	},
-	{
-		column: "seq4k_read_kbps_iozone", label: "4K sequential read (iozone)", unit: "KiB/s",
-		method: "iozone 4 KiB sequential read, printed as a bare number read as iozone kB/s (KiB/s)",
-		get:    func(r refdata.Result) refdata.Figure { return r.Seq4kReadKBpsIozone },
-		match:  matchPeerOr("", "read", 4*kib, 1),
-		ours:   func(t record.Test) float64 { return t.MBPerS * 1e6 / kib },
-		differs: "O_DIRECT 4 KiB sequential reads at QD1 on both sides; the published unit is inferred " +
-			"(bare numbers read as iozone KiB/s), iomark's figure is converted to KiB/s",
-	},
-	{
-		column: "seq4k_write_kbps_iozone", label: "4K sequential write (iozone)", unit: "KiB/s",
-		method: "iozone 4 KiB sequential write, printed as a bare number read as iozone kB/s (KiB/s)",
-		get:    func(r refdata.Result) refdata.Figure { return r.Seq4kWriteKBpsIozone },
-		match:  matchPeerOr("", "write", 4*kib, 1),
-		ours:   func(t record.Test) float64 { return t.MBPerS * 1e6 / kib },
-		differs: "O_DIRECT 4 KiB sequential writes at QD1 on both sides; the published unit is inferred " +
-			"(bare numbers read as iozone KiB/s), iomark's figure is converted to KiB/s",
-	},
-	// seq4k_rewrite_kbps_iozone has no iomark counterpart: iozone's rewrite overwrites a file it
-	// has just written, which no iomark profile does.
-}
-
-// matchPeerOr returns the test run with the peer's own method (op peerOp) when the run has one,
-// else the single-job test of the given op and block size at queue depth qd, or at the lowest
-// queue depth the run has when qd is 0.
-func matchPeerOr(peerOp, op string, bs, qd int) func(*record.Run) (*record.Test, bool) {
-	return func(r *record.Run) (*record.Test, bool) {
-		if peerOp != "" {
-			for i := range r.Tests {
-				if r.Tests[i].Op == peerOp {
-					return &r.Tests[i], true
-				}
-			}
-		}
-		var best *record.Test
-		for i := range r.Tests {
-			t := &r.Tests[i]
-			// A sustained write's figure spans gigabytes and its cliff: unlike any published test.
-			if t.Op != op || t.BS != bs || t.Jobs > 1 || t.Sustained != nil || qd > 0 && t.QD != qd {
-				continue
-			}
-			if best == nil || t.QD < best.QD {
-				best = t
-			}
-		}
-		// With no peer op, the published method is QD1 O_DIRECT iozone: the same as ours.
-		return best, best != nil && peerOp == ""
-	}
-}
 
 // sourceUnitNotes flags sources whose tables print no unit (SOURCES.md): their figures are
 // compared under the unit refdata files them in, and the comparison says so.
@@ -221,13 +85,42 @@ type peerSet struct {
 	Rows    []refdata.Result
 }
 
-// Scope describes the set for people: "Raspberry Pi 4, microsd".
+// Scope describes the set for people: "Raspberry Pi 4, microsd"; what the run does not say
+// is named as missing ("board family unknown"), never left blank.
 func (p peerSet) Scope() string {
-	fam := p.Family
+	fam, classes := p.Family, strings.Join(p.Classes, "/")
 	if fam == "" {
-		fam = "unknown board"
+		fam = "board family unknown"
 	}
-	return fam + ", " + strings.Join(p.Classes, "/")
+	if classes == "" {
+		classes = "drive class unknown"
+	}
+	return fam + ", " + classes
+}
+
+// missing says why a run has no published peers to be compared with: what it lacks (a board
+// the published rows are matched on, a kind of drive they cover), or that none were published
+// for its board and drive. Empty when it has peers.
+func (p peerSet) missing(r *record.Run) string {
+	var why []string
+	switch {
+	case p.Family != "":
+	case r.Host == nil || strings.TrimSpace(r.Host.Model) == "":
+		why = append(why, "the run does not name its board (none was read from the device tree or DMI), and published results are matched by board family")
+	default:
+		why = append(why, fmt.Sprintf("its board, %s, is not a Raspberry Pi 2, 3, 4 or 5, the board families published results are matched on", r.Host.Model))
+	}
+	switch {
+	case len(p.Classes) > 0:
+	case r.Device == nil || r.Device.Class == "":
+		why = append(why, "the run does not say what kind of drive it measured")
+	default:
+		why = append(why, fmt.Sprintf("no published results for %s drives (they cover microSD, USB flash, USB SSD, NVMe, eMMC and SATA)", r.Device.Class))
+	}
+	if len(why) == 0 && len(p.Rows) == 0 {
+		why = append(why, "no published results for "+p.Scope())
+	}
+	return strings.Join(why, "; ")
 }
 
 // SourceIDs lists the sources of the rows, in first-seen order.
@@ -271,7 +164,7 @@ func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
 // hasPubColumnFigure reports whether the row prints a figure in one of pubColumns.
 func hasPubColumnFigure(p refdata.Result) bool {
 	for _, col := range pubColumns {
-		if col.get(p).Value != nil {
+		if f, _ := p.FigureIn(col.column); f.Value != nil {
 			return true
 		}
 	}
@@ -280,34 +173,54 @@ func hasPubColumnFigure(p refdata.Result) bool {
 
 // pubFigure is one published column set against the run.
 type pubFigure struct {
-	col        pubColumn
-	test       *record.Test
-	sameMethod bool
-	oursValue  float64 // in col.unit
-	drives     []pubDrive
+	col       pubColumn
+	ours      ours
+	cand      candidate
+	oursValue float64 // in col.unit
+	drives    []pubDrive
+	converted int // rows whose figure rowFactor changed
 }
 
 type pubDrive struct {
 	row   refdata.Result
-	value float64 // in col.unit, as printed
+	value float64 // in col.unit
+}
+
+// matchColumn is what the run sets beside col: the first candidate it has.
+func matchColumn(r *record.Run, col pubColumn) (ours, candidate, bool) {
+	for _, c := range col.candidates {
+		if o, ok := c.find(r); ok {
+			return o, c, true
+		}
+	}
+	return ours{}, candidate{}, false
 }
 
 // publishedFigures pairs every mapped column that the run and at least one peer have.
 func publishedFigures(r *record.Run, ps peerSet) []pubFigure {
 	var out []pubFigure
 	for _, col := range pubColumns {
-		t, same := col.match(r)
-		if t == nil {
+		o, cand, ok := matchColumn(r, col)
+		if !ok {
 			continue
 		}
-		f := pubFigure{col: col, test: t, sameMethod: same, oursValue: col.ours(*t)}
+		f := pubFigure{col: col, ours: o, cand: cand, oursValue: o.in(col.unit, r)}
 		for _, row := range ps.Rows {
 			if col.skip != nil && col.skip(row) {
 				continue
 			}
-			if v := col.get(row).Value; v != nil {
-				f.drives = append(f.drives, pubDrive{row: row, value: *v})
+			fig, _ := row.FigureIn(col.column)
+			if fig.Value == nil {
+				continue
 			}
+			v := *fig.Value
+			if col.rowFactor != nil {
+				if k := col.rowFactor(row); k != 1 {
+					v *= k
+					f.converted++
+				}
+			}
+			f.drives = append(f.drives, pubDrive{row: row, value: v})
 		}
 		if len(f.drives) > 0 {
 			out = append(out, f)

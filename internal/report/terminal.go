@@ -15,11 +15,14 @@ type TermOptions struct {
 	Color bool
 	// Latency adds the p50 and p99 completion latency of each test.
 	Latency bool
+	// Saved, when set, says where `iomark run` saved the run or why it did not.
+	Saved *Saved
 }
 
 // Terminal prints a run for people: the device and its link chain with the ceiling, each test
 // with its figure, unit, confidence interval, share of the link ceiling and noise flag, then
-// findings with their fixes, scores, and always how much was written in how long.
+// findings with their fixes, scores with what they mean, the price per performance, always how
+// much was written in how long, and the run's id with where it was saved.
 func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 	if run == nil {
 		return fmt.Errorf("terminal report: no run given")
@@ -72,7 +75,7 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 					ceil = paint("33", ceil+" (above the link: a cache was measured)")
 				}
 			}
-			line := fmt.Sprintf("%s\t%s\t%s\t%s", t.Name, fmtFigure(t), fmtCI(t), ceil)
+			line := fmt.Sprintf("%s\t%s\t%s\t%s", t.Name, fmtFigure(t), FormatCI(t), ceil)
 			if opts.Latency {
 				if t.LatUS.P50 > 0 {
 					line += fmt.Sprintf("\t%.0f / %.0f µs", t.LatUS.P50, t.LatUS.P99)
@@ -118,13 +121,17 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			}
 		}
 	}
-	for _, wn := range run.Warnings {
-		p("warning: %s", wn.Message)
+	for _, wn := range warningMessages(run) {
+		p("warning: %s", wn)
 	}
 	for _, s := range scoreLines(run) {
 		p("%s", s)
 	}
+	if l := PriceLine(run); l != "" {
+		p("%s", l)
+	}
 	p("%s", wroteLine(run))
+	p("%s", RunLine(run, opts.Saved))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

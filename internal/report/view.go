@@ -22,6 +22,7 @@ type runView struct {
 	Sustained  []string // what each sustained write found (sustainedLines)
 	SBCHeader  []string // the reviewers' table when the profile is sbc-reviews
 	SBCRows    [][]string
+	SBCNote    string // the table's unit
 	Compare    *Comparison
 }
 
@@ -61,6 +62,10 @@ func newRunView(r *record.Run, opts Options) runView {
 	}
 	fact("iomark", tool)
 	fact("Run id", r.ID)
+	if p, ok := PriceOf(r); ok {
+		fact("Price", fmtUSD(p.PriceUSD)+" (as given to iomark run --price)")
+		fact("Price per performance", strings.Join(p.parts(true), "; "))
+	}
 	if r.Interrupted {
 		fact("Interrupted", "yes: the figures are what was measured before the stop")
 	}
@@ -74,11 +79,10 @@ func newRunView(r *record.Run, opts Options) runView {
 	for _, f := range r.Findings {
 		v.Findings = append(v.Findings, findingView{string(f.Severity), f.ID, f.Message, f.Fix, f.Evidence})
 	}
-	for _, w := range r.Warnings {
-		v.Warnings = append(v.Warnings, w.Message)
-	}
+	v.Warnings = warningMessages(r)
 	if r.Profile == "sbc-reviews" {
 		v.SBCHeader, v.SBCRows = sbcReviewsRows(r)
+		v.SBCNote = sbcUnitNote
 	}
 	if len(opts.Published) > 0 {
 		c := BuildComparison(r, nil, opts.Published)
@@ -89,7 +93,7 @@ func newRunView(r *record.Run, opts Options) runView {
 }
 
 func testRow(r *record.Run, t record.Test) []string {
-	ci := "1 run"
+	ci := "1 run, no CI"
 	if t.Runs > 1 {
 		ci = fmt.Sprintf("±%.1f%%", t.CI95Pct)
 	}

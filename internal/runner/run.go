@@ -496,8 +496,8 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		return nil, runErr
 	}
 	rt := r.summarise(t, results, values)
-	if rt.Runs < t.MinRuns && runErr == nil {
-		r.warn(WarnFewRuns, "%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond))
+	if runErr == nil {
+		r.warnFewRuns(t, rt, budget)
 	}
 	return rt, runErr
 }

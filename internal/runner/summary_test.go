@@ -131,3 +131,37 @@ func TestOneReportPerCause(t *testing.T) {
 		t.Errorf("%d engine warnings and %d noisy findings, want one each: %+v %+v", engineWarnings, noisyFindings, r.rec.Warnings, r.rec.Findings)
 	}
 }
+
+// TestOneWarningPerCause: a test measured once gets stats' single-run warning and not also
+// few-runs ("measured once" and "measured 1 times" both appeared, issue 11); two runs of a
+// test that wanted three get few-runs alone.
+func TestOneWarningPerCause(t *testing.T) {
+	tst := profile.Test{Name: "seq-write-1m", Pattern: engine.Write, BlockSize: profile.MiB, QD: 1, Jobs: 1,
+		Primary: profile.PrimaryMBPerS, MinRuns: 3, MaxRuns: 10}
+	for _, tc := range []struct {
+		values []float64
+		want   []string // warning codes
+	}{
+		{[]float64{40}, []string{"single-run"}},
+		{[]float64{40, 41}, []string{WarnFewRuns}},
+		{[]float64{40, 41, 40.5}, nil},
+	} {
+		r := &runner{rec: &record.Run{}}
+		var runs []*engine.Result
+		for _, v := range tc.values {
+			runs = append(runs, engineRun(v, 3, 1))
+		}
+		rt := r.summarise(tst, runs, tc.values)
+		r.warnFewRuns(tst, rt, 11*time.Second)
+		var got []string
+		for _, w := range r.rec.Warnings {
+			got = append(got, w.Code)
+			if strings.Contains(w.Message, "measured 1 times") {
+				t.Errorf("%d runs: %q", len(tc.values), w.Message)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%d runs: warnings %v, want %v (%+v)", len(tc.values), got, tc.want, r.rec.Warnings)
+		}
+	}
+}

@@ -3,7 +3,9 @@ package runner
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -25,6 +27,15 @@ const (
 
 func (r *runner) warn(code, format string, args ...any) {
 	r.rec.Warnings = append(r.rec.Warnings, record.Warning{Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// warnFewRuns warns when a test's budget ran out before its minimum number of repetitions.
+// One warning per cause: a test measured once already carries stats' single-run warning
+// (summarise), so few-runs is for two or more runs only.
+func (r *runner) warnFewRuns(t profile.Test, rt *record.Test, budget time.Duration) {
+	if rt.Runs > 1 && rt.Runs < t.MinRuns {
+		r.warn(WarnFewRuns, "%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond))
+	}
 }
 
 // engineNotes gathers the engine's notes of the reported runs, each with the tests it held

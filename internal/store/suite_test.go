@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -50,6 +51,8 @@ func runSuite(t *testing.T, dsn newDSN) {
 		{"Reopen", testReopen},
 		{"MigrationsTwice", testMigrationsTwice},
 		{"ConcurrentOpenAndWrite", testConcurrentOpenAndWrite},
+		{"Verifies", testVerifies},
+		{"Where", testWhere},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn) })
@@ -553,9 +556,31 @@ func testMigrationsTwice(t *testing.T, dsn newDSN) {
 	if err := s2.db.QueryRowContext(ctx, `SELECT count(*) FROM goose_db_version WHERE version_id > 0`).Scan(&applied); err != nil {
 		t.Fatal(err)
 	}
-	if applied != int(latestMigration(t)) {
-		t.Errorf("goose recorded %d applied migrations, want %d (each once)", applied, latestMigration(t))
+	if want := migrationCount(t); applied != want {
+		t.Errorf("goose recorded %d applied migrations, want %d (each once)", applied, want)
 	}
+}
+
+// migrationCount is the number of distinct migration versions: branches number their
+// migrations in ranges of their own (a branch's may sit above a gap until the others merge).
+func migrationCount(t *testing.T) int {
+	t.Helper()
+	fsys, _, err := migrationsFor(sqliteDialect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches, err := fsGlob(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := map[int64]bool{}
+	for _, m := range matches {
+		var v int64
+		if _, err := fmt.Sscanf(m, "%05d_", &v); err == nil {
+			versions[v] = true
+		}
+	}
+	return len(versions)
 }
 
 func latestMigration(t *testing.T) int64 {
@@ -625,5 +650,31 @@ func testConcurrentOpenAndWrite(t *testing.T, dsn newDSN) {
 	runs, err := opened[0].ListRuns(ctx, Filter{Limit: MaxLimit})
 	if err != nil || len(runs) != stores*runsEach {
 		t.Fatalf("after concurrent writes: %d runs, err %v; want %d", len(runs), err, stores*runsEach)
+	}
+}
+
+// testWhere: Where names the database as `iomark run` prints it after "saved in": a SQLite
+// file by its absolute path, a PostgreSQL URL without its password.
+func testWhere(t *testing.T, dsn newDSN) {
+	d := dsn(t)
+	const pw = "s3cret-where-pw"
+	if strings.HasPrefix(d, "postgres") {
+		u, err := url.Parse(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The test server trusts local connections: a password is sent and ignored.
+		u.User = url.UserPassword(u.User.Username(), pw)
+		d = u.String()
+	}
+	w := openT(t, d).Where()
+	if path, ok := strings.CutPrefix(d, "sqlite:"); ok {
+		if w != path || !filepath.IsAbs(w) {
+			t.Errorf("Where() = %q, want the file %q", w, path)
+		}
+		return
+	}
+	if strings.Contains(w, pw) || !strings.Contains(w, "xxxxx") {
+		t.Errorf("Where() = %q: want the URL with its password hidden", w)
 	}
 }

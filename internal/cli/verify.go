@@ -1,0 +1,380 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/flash"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/store"
+)
+
+func init() { subcommands = append(subcommands, newVerifyCmd) }
+
+// exitVerifyFailed is the status of a verify that completed and found the drive fake or
+// damaged, so scripts can tell it from an error (1) and from a genuine drive (0).
+const exitVerifyFailed = 3
+
+type verifyFlags struct {
+	asJSON      bool
+	confirm     string
+	destructive bool
+	size        string
+	dsn         string
+	noSave      bool
+	restore     string
+	maxFlush    string
+	root        string
+}
+
+func newVerifyCmd() *cobra.Command {
+	f := &verifyFlags{}
+	cmd := &cobra.Command{
+		Use:   "verify TARGET",
+		Short: "Check that a drive really holds what it claims (fake capacity, lost data)",
+		Long: `verify finds fake-capacity cards and sticks, and damaged ones.
+
+TARGET a whole disk (/dev/sdb, /dev/mmcblk0; unmounted; --confirm naming it again): a probe in
+the manner of f3probe. It writes stamped blocks at chosen places, reads them back past the
+drive's cache and finds the last good byte by search, never writing the whole disk. Every
+block it overwrites is saved first and written back at the end — also on error, Ctrl-C and
+SIGTERM (not on power loss or kill -9) — unless --destructive. About a minute on a slow card.
+
+TARGET a directory on a mounted drive: the f3write/f3read method. It fills the free space
+(minus a margin, or --size) with stamped files, reads them back, reports what came back
+intact, corrupted, overwritten or changed and the write and read rates by position, and
+removes the files (also on Ctrl-C; leftovers of a killed run are removed by the next).
+
+The result is saved in the results database; iomark info and iomark run then show a
+fake-capacity finding for a drive found fake. Exit status 3 means the drive is fake or
+damaged. See docs/verify.md.`,
+		Example: `  sudo iomark verify /dev/sdb --confirm /dev/sdb
+  iomark verify /media/pi/CARD
+  iomark verify /media/pi/CARD --size 4G --json
+  sudo iomark verify --restore ~/.local/share/iomark/verify-restore-sdb-….bin /dev/sdb --confirm /dev/sdb`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(cmd, args[0], f) },
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object (docs/verify.md)")
+	fl.StringVar(&f.confirm, "confirm", "", "the disk again: verify writes to it (and puts back what it overwrote)")
+	fl.BoolVar(&f.destructive, "destructive", false, "do not save and restore what the probe overwrites (faster; destroys data)")
+	fl.StringVar(&f.size, "size", "", "directory TARGET: test only this many bytes (e.g. 4G) instead of the free space")
+	fl.StringVar(&f.restore, "restore", "", "write back the blocks a verify could not restore, from the FILE it saved them to")
+	fl.StringVar(&f.maxFlush, "max-flush", "", "most the probe writes to empty the drive's cache before trusting a read-back (default 128M)")
+	fl.StringVar(&f.root, "root", os.Getenv("IOMARK_ROOT"), "read DIR/sys and DIR/proc instead of the live system")
+	addDBFlag(cmd, &f.dsn)
+	fl.BoolVar(&f.noSave, "no-save", false, "do not save the result in the results database")
+	return cmd
+}
+
+func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
+	stderr := cmd.ErrOrStderr()
+	fi, err := os.Stat(target)
+	if err != nil {
+		return withExit(exitFailure, fmt.Errorf("%s: %w", target, err))
+	}
+	block := fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
+	switch {
+	case f.restore != "" && !block:
+		return usageError("--restore needs the disk the blocks came from as TARGET")
+	case f.size != "" && block:
+		return usageError("--size is for a directory TARGET; a disk is probed, not filled")
+	case (f.destructive || f.maxFlush != "") && !block:
+		return usageError("--destructive and --max-flush are for a disk TARGET")
+	case !block && !fi.IsDir():
+		return usageError("%s is neither a directory nor a block device: give a whole disk (/dev/sdb) or a directory on a mounted card", target)
+	}
+	if block && !sameDevice(f.confirm, target) {
+		what := "verify writes to " + target + " (and puts back what it overwrote)"
+		if f.destructive {
+			what = "--destructive overwrites parts of " + target + " for good"
+		}
+		if f.restore != "" {
+			what = "--restore writes to " + target
+		}
+		if f.confirm != "" {
+			return usageError("--confirm %s does not name %s: %s — pass --confirm %s", f.confirm, target, what, target)
+		}
+		return usageError("%s: pass --confirm %s to go ahead", what, target)
+	}
+
+	// Ctrl-C and SIGTERM stop the verify, which then restores what it overwrote: the signal
+	// handlers stay installed until that is done, so a second Ctrl-C cannot cut it short.
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	progress := newVerifyProgress(stderr)
+	// finished is closed before stop() cancels ctx (defers run last first), so the end of a
+	// verify is never announced as an interruption (seen on a slow guest: "interrupted" after
+	// a verdict).
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-finished:
+			return
+		case <-ctx.Done():
+		}
+		select {
+		case <-finished:
+			return
+		default:
+		}
+		if cmd.Context().Err() == nil {
+			progress.note("interrupted: stopping and putting back what was overwritten — wait for it to finish")
+		}
+	}()
+
+	if f.restore != "" {
+		return restoreFromFile(cmd, target, f)
+	}
+	var res *flash.Result
+	var runErr error
+	var rep *probe.Report
+	if block {
+		res, rep, runErr = verifyDisk(ctx, target, f, progress)
+	} else {
+		res, rep, runErr = verifyDir(ctx, target, f, progress)
+	}
+	progress.clear()
+	if res == nil {
+		return withExit(exitFailure, runErr)
+	}
+	res.Target = target
+	var savedID string
+	if !f.noSave && res.Verdict != flash.Unknown {
+		id, err := saveVerify(ctx, f.dsn, res, rep)
+		if err != nil {
+			fmt.Fprintf(stderr, "iomark: %v — the result is printed below but not saved\n", err)
+		}
+		savedID = id
+	}
+	out := cmd.OutOrStdout()
+	if f.asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return withExit(exitFailure, err)
+		}
+	} else {
+		if err := report.Verify(out, res, target, runstore.ShortID(savedID)); err != nil {
+			return withExit(exitFailure, err)
+		}
+	}
+	switch {
+	case res.Interrupted:
+		return withExit(exitInterrupted, fmt.Errorf("interrupted%s", restoredText(res)))
+	case runErr != nil:
+		return withExit(exitFailure, runErr)
+	case res.Verdict == flash.Fake || res.Verdict == flash.Damaged:
+		return withExit(exitVerifyFailed, fmt.Errorf("%s is %s", target, res.Verdict))
+	}
+	return nil
+}
+
+func restoredText(res *flash.Result) string {
+	switch {
+	case res.Restore != nil && res.Restore.Failed == 0 && res.Restore.Verified:
+		return fmt.Sprintf(": all %d overwritten blocks were written back and checked; the drive holds what it held before", res.Restore.Blocks)
+	case res.Restore != nil && res.Restore.Failed == 0:
+		return fmt.Sprintf(": all %d overwritten blocks were written back", res.Restore.Blocks)
+	case res.Restore != nil:
+		return fmt.Sprintf(": %d of %d overwritten blocks could not be written back", res.Restore.Failed, res.Restore.Blocks)
+	case res.Mode == flash.ModeFill:
+		return ": the test files were removed"
+	}
+	return ""
+}
+
+func verifyDisk(ctx context.Context, dev string, f *verifyFlags, progress *verifyProgress) (*flash.Result, *probe.Report, error) {
+	o := flash.ProbeOptions{Destructive: f.destructive, Progress: progress.update}
+	if f.maxFlush != "" {
+		n, err := engine.ParseSize(f.maxFlush)
+		if err != nil || n <= 0 {
+			return nil, nil, usageError("--max-flush %q: a size such as 64M or 1G", f.maxFlush)
+		}
+		o.MaxFlushBytes = n
+	}
+	b, err := flash.OpenBlock(dev, true, f.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer b.Close()
+	rep := identify(dev, f.root)
+	o.SizeBytes, o.LogicalBlockBytes = b.SizeBytes, b.LogicalBlockBytes
+	if !f.destructive {
+		o.RecoveryFile = recoveryPath(b.Name)
+		// The saved copies live in memory: keep the cache flush within a quarter of what is
+		// free, so a small board does not swap or die half-way.
+		if avail := memAvailable(f.root); avail > 0 && o.MaxFlushBytes == 0 && avail/4 < flash.DefaultMaxFlushBytes {
+			o.MaxFlushBytes = max(16<<20, avail/4)
+		}
+	}
+	res, err := flash.Probe(ctx, b, o)
+	return res, rep, err
+}
+
+func verifyDir(ctx context.Context, dir string, f *verifyFlags, progress *verifyProgress) (*flash.Result, *probe.Report, error) {
+	o := flash.FillOptions{Dir: dir, Progress: progress.update, Root: f.root}
+	if f.size != "" {
+		n, err := engine.ParseSize(f.size)
+		if err != nil || n <= 0 {
+			return nil, nil, usageError("--size %q: a size such as 512M or 4G", f.size)
+		}
+		o.SizeBytes = n
+	}
+	rep := identify(dir, f.root)
+	res, err := flash.Fill(ctx, o)
+	return res, rep, err
+}
+
+// identify probes the drive for its identity keys; nil when it cannot (the verify goes on).
+func identify(target, root string) *probe.Report {
+	rep, err := probe.Probe(target, probe.Options{Root: root})
+	if err != nil {
+		return nil
+	}
+	return rep
+}
+
+// driveKeys returns the product and unit keys a verify is saved under: a drive nothing
+// identifies is keyed by what the kernel calls it and its size.
+func driveKeys(rep *probe.Report, res *flash.Result) (deviceKey, unitKey string) {
+	if rep != nil {
+		r := &record.Run{Device: rep.Device, SD: rep.SD, USB: rep.USB, NVMe: rep.NVMe, SATA: rep.SATA}
+		if k := r.DeviceKey(); k != "" {
+			return k, r.UnitKey()
+		}
+	}
+	k := fmt.Sprintf("unidentified:%s", filepath.Base(res.Target))
+	return k, fmt.Sprintf("%s|%d", k, res.ClaimedBytes)
+}
+
+func saveVerify(ctx context.Context, dsn string, res *flash.Result, rep *probe.Report) (string, error) {
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return "", err
+	}
+	id, err := record.NewID()
+	if err != nil {
+		return "", err
+	}
+	st, err := openStore(context.WithoutCancel(ctx), dsn)
+	if err != nil {
+		return "", err
+	}
+	defer st.Close()
+	dk, uk := driveKeys(rep, res)
+	v := store.Verify{ID: id, CreatedAt: time.Now().UTC(), DeviceKey: dk, UnitKey: uk, Target: res.Target,
+		Mode: res.Mode, Verdict: string(res.Verdict), ClaimedBytes: res.ClaimedBytes, UsableBytes: res.UsableBytes, Result: raw}
+	if err := st.SaveVerify(context.WithoutCancel(ctx), v); err != nil {
+		return "", fmt.Errorf("saving the verify: %w", err)
+	}
+	return id, nil
+}
+
+// recoveryPath is where a probe saves blocks it could not write back: beside the results
+// database, named for the disk and the time.
+func recoveryPath(disk string) string {
+	dir := os.TempDir()
+	if p, err := store.DefaultPath(); err == nil {
+		dir = filepath.Dir(p)
+	}
+	os.MkdirAll(dir, 0o700)
+	return filepath.Join(dir, fmt.Sprintf("verify-restore-%s-%s.bin", disk, time.Now().UTC().Format("20060102T150405Z")))
+}
+
+// memAvailable is MemAvailable from root/proc/meminfo in bytes, 0 when unknown.
+func memAvailable(root string) int64 {
+	b, err := os.ReadFile(filepath.Join(root, "/proc/meminfo"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		var kb int64
+		if _, err := fmt.Sscanf(line, "MemAvailable: %d kB", &kb); err == nil {
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func restoreFromFile(cmd *cobra.Command, dev string, f *verifyFlags) error {
+	b, err := flash.OpenBlock(dev, true, f.root)
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
+	defer b.Close()
+	r, err := flash.RestoreFile(b, b.SizeBytes, f.restore)
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
+	out := cmd.OutOrStdout()
+	if f.asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	fmt.Fprintf(out, "%s: wrote back %d blocks (%s) from %s", dev, r.Blocks, report.Bytes(r.Bytes), f.restore)
+	if r.Verified {
+		fmt.Fprintf(out, "; they read back as saved — you may delete the file")
+	}
+	fmt.Fprintln(out)
+	return nil
+}
+
+// sameDevice reports whether two paths name one block device.
+func sameDevice(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	var sa, sb syscall.Stat_t
+	if syscall.Stat(a, &sa) != nil || syscall.Stat(b, &sb) != nil {
+		return false
+	}
+	return sa.Mode&syscall.S_IFMT == syscall.S_IFBLK && sb.Mode&syscall.S_IFMT == syscall.S_IFBLK && sa.Rdev == sb.Rdev
+}
+
+// verifyProgress shows what the verify is doing on one live line (terminals only).
+type verifyProgress struct {
+	line    *liveLine
+	w       io.Writer
+	started time.Time
+}
+
+func newVerifyProgress(w io.Writer) *verifyProgress {
+	return &verifyProgress{line: newLiveLine(w), w: w, started: time.Now()}
+}
+
+func (v *verifyProgress) update(p flash.Progress) {
+	el := time.Since(v.started).Round(time.Second)
+	switch {
+	case p.Total > 0 && (p.Phase == "write" || p.Phase == "read"):
+		pct := float64(p.Done) / float64(p.Total) * 100
+		v.line.draw(fmt.Sprintf("%s %s: %3.0f%% of %s (%s)", map[string]string{"write": "writing", "read": "reading back"}[p.Phase],
+			"the fill", pct, report.Bytes(p.Total), el))
+	case p.Message != "":
+		v.line.draw(fmt.Sprintf("[%s] %s", el, p.Message))
+	}
+}
+
+func (v *verifyProgress) note(msg string) {
+	v.line.clear()
+	fmt.Fprintf(v.w, "iomark: %s\n", msg)
+}
+
+func (v *verifyProgress) clear() { v.line.clear() }

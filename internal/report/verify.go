@@ -1,0 +1,119 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/iomark/iomark/internal/flash"
+)
+
+// Verify prints what `iomark verify` found, for people: the verdict with sizes, how the drive
+// fails, where, the partition that keeps data inside a fake's real size, the fill's counts
+// and rates, what was written and read, and whether everything overwritten was put back.
+// savedID is the result's id in the database ("" when not saved).
+func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
+	if res == nil {
+		return errors.New("report: no verify result")
+	}
+	p := func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
+	switch res.Verdict {
+	case flash.Genuine:
+		p("%s: GENUINE — all %s it claims held what was written", target, fmtBytes(res.ClaimedBytes))
+	case flash.Fake:
+		p("%s: FAKE — it claims %s but holds %s (%d bytes)", target, fmtBytes(res.ClaimedBytes), fmtBytes(res.UsableBytes), res.UsableBytes)
+	case flash.Damaged:
+		p("%s: DAMAGED — regions inside its %s lose or refuse data", target, fmtBytes(res.ClaimedBytes))
+	default:
+		p("%s: no verdict (the verify stopped first)", target)
+	}
+	if res.FailureDetail != "" {
+		p("  how it fails: %s", res.FailureDetail)
+	}
+	if res.FirstBadByte != nil {
+		p("  first bad byte: %d", *res.FirstBadByte)
+	}
+	if res.CacheBytes > 0 {
+		p("  the drive kept recent writes in a cache that hid the loss until %s more had been written", fmtBytes(res.CacheBytes))
+	}
+	for i, r := range res.BadRegions {
+		if i == 8 {
+			p("  … %d more bad regions (iomark verify --json lists them)", len(res.BadRegions)-i)
+			break
+		}
+		where := "somewhere in"
+		if r.Exact {
+			where = "at"
+		}
+		p("  bad (%s) %s bytes %d-%d", r.Kind, where, r.StartByte, r.EndByte)
+	}
+	if fx := res.PartitionFix; fx != nil && res.Mode == flash.ModeProbe {
+		p("  to use it safely, make one partition inside the real size (this erases the drive):")
+		p("    %s", fx.Command(target))
+	}
+	if fl := res.Fill; fl != nil {
+		p("  read back: %s intact, %s corrupted, %s overwritten, %s changed, of %s written in %d files",
+			fmtBytes(fl.OKBytes), fmtBytes(fl.CorruptedBytes), fmtBytes(fl.OverwrittenBytes),
+			fmtBytes(fl.ChangedBytes), fmtBytes(res.ClaimedBytes), fl.Files)
+		if fl.FirstBadDeviceByte != nil {
+			p("  the first bad byte lies %s into the filesystem's device", fmtBytes(*fl.FirstBadDeviceByte))
+		}
+		p("  write %.1f MB/s, read %.1f MB/s over the whole fill", fl.WriteMBPerS, fl.ReadMBPerS)
+		if s := rateSpread(fl.Series); s != "" {
+			p("  %s", s)
+		}
+	}
+	what := "probe"
+	if res.Mode == flash.ModeFill {
+		what = "fill"
+	}
+	line := fmt.Sprintf("%s: wrote %s, read %s in %.1f s", what, fmtBytes(res.BytesWritten), fmtBytes(res.BytesRead), res.DurationS)
+	if r := res.Restore; r != nil {
+		switch {
+		case r.Failed > 0:
+			line += fmt.Sprintf("; %d of %d overwritten blocks could NOT be written back", r.Failed, r.Blocks)
+			if r.RecoveryFile != "" {
+				line += " (saved in " + r.RecoveryFile + ")"
+			}
+		case r.Verified:
+			line += fmt.Sprintf("; all %d overwritten blocks written back and checked", r.Blocks)
+		default:
+			line += fmt.Sprintf("; all %d overwritten blocks written back (not all read back as saved)", r.Blocks)
+		}
+	} else if res.Destructive {
+		line += "; destructive: what it overwrote is gone"
+	}
+	p("%s", line)
+	for _, n := range res.Notes {
+		p("note: %s", n)
+	}
+	if savedID != "" {
+		p("saved as verify %s", savedID)
+	}
+	return nil
+}
+
+// rateSpread summarises the fill's write series: the fastest and slowest stretch, which
+// shows an SLC cache running out.
+func rateSpread(s []flash.SeriesPoint) string {
+	if len(s) < 4 {
+		return ""
+	}
+	lo, hi := s[0], s[0]
+	for _, p := range s {
+		if p.WriteMBPerS < lo.WriteMBPerS {
+			lo = p
+		}
+		if p.WriteMBPerS > hi.WriteMBPerS {
+			hi = p
+		}
+	}
+	if lo.WriteMBPerS <= 0 || hi.WriteMBPerS < 1.5*lo.WriteMBPerS {
+		return ""
+	}
+	return fmt.Sprintf("write rate by position: %.1f MB/s at %s, %.1f MB/s at %s (an SLC cache filling shows this way; iomark verify --json has the series)",
+		hi.WriteMBPerS, fmtBytes(hi.OffsetBytes), lo.WriteMBPerS, fmtBytes(lo.OffsetBytes))
+}
+
+// Bytes prints a byte count as every iomark output for people does (SI units).
+func Bytes(n int64) string { return fmtBytes(n) }

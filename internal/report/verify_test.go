@@ -1,0 +1,74 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/iomark/iomark/internal/flash"
+	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/record"
+)
+
+// TestVerifyGolden prints `iomark verify` for a fake found by the probe, a damaged drive and
+// a genuine one found by a fill.
+func TestVerifyGolden(t *testing.T) {
+	fb := int64(4273995776)
+	fake := &flash.Result{Verdict: flash.Fake, Mode: flash.ModeProbe, ClaimedBytes: 32000000000, UsableBytes: fb, FirstBadByte: &fb,
+		Failure: flash.FailureWrap, FailureDetail: "writes at and past 3.98 GiB land 3.98 GiB earlier, on data near the start",
+		WrapBytes: fb, GranularityBytes: 4096, BytesWritten: 8200000, BytesRead: 149800000, DurationS: 16.2, VerdictS: 11.2,
+		Restore:      &flash.Restore{Blocks: 1100, Bytes: 4505600, Verified: true},
+		PartitionFix: &flash.PartitionFix{StartSector: 8192, Sectors: 8339456}}
+	bad := int64(314593280)
+	damaged := &flash.Result{Verdict: flash.Damaged, Mode: flash.ModeProbe, ClaimedBytes: 1073741824, UsableBytes: 1073741824,
+		FirstBadByte: &bad, Failure: flash.FailureIOError, FailureDetail: "reads or writes fail with I/O errors",
+		BadRegions:   []flash.Region{{StartByte: bad, EndByte: 343937024, Kind: flash.FailureIOError}},
+		BytesWritten: 2600000, BytesRead: 21000000, DurationS: 0.9,
+		Restore: &flash.Restore{Blocks: 600, Bytes: 2457600, Failed: 3, RecoveryFile: "/root/.local/share/iomark/verify-restore-sdb.bin"}}
+	fill := &flash.Result{Verdict: flash.Genuine, Mode: flash.ModeFill, ClaimedBytes: 897581056, UsableBytes: 897581056,
+		BytesWritten: 897581056, BytesRead: 897581056, DurationS: 77.7, Notes: []string{"the filesystem ran out of room after 897.6 MB"},
+		Fill: &flash.FillReport{Files: 1, OKBytes: 897581056, WriteMBPerS: 17.9, ReadMBPerS: 32.7, Series: []flash.SeriesPoint{
+			{OffsetBytes: 0, Bytes: 300e6, WriteMBPerS: 60}, {OffsetBytes: 300e6, Bytes: 300e6, WriteMBPerS: 12},
+			{OffsetBytes: 600e6, Bytes: 200e6, WriteMBPerS: 12.5}, {OffsetBytes: 800e6, Bytes: 97581056, WriteMBPerS: 12.1}}}}
+	var b bytes.Buffer
+	for _, c := range []struct {
+		res    *flash.Result
+		target string
+		id     string
+	}{{fake, "/dev/sdb", "0e99b4904b96"}, {damaged, "/dev/sdc", ""}, {fill, "/media/pi/CARD", "1a2b3c4d5e6f"}} {
+		if err := Verify(&b, c.res, c.target, c.id); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("----\n")
+	}
+	golden(t, "verify.golden", b.Bytes())
+	if err := Verify(&b, nil, "/dev/sdb", ""); err == nil {
+		t.Error("a nil result printed")
+	}
+}
+
+func TestGeometryGolden(t *testing.T) {
+	g := &flash.Geometry{EraseBlockBytes: 4 << 20, Confidence: "high", StepUS: 408, NoiseUS: 5.9, ReadBytes: 8192,
+		Reason: "reads across a 4.0 MiB boundary cost 408 µs more (69 standard errors), across smaller ones nothing comparable"}
+	for i, a := 0, int64(16<<10); a <= 128<<20; i, a = i+1, a*2 {
+		c := flash.AlignTiming{AlignBytes: a, PreUS: 390, OnUS: 395, PostUS: 388, DiffUS: 6, SEUS: 5}
+		if a >= 4<<20 {
+			c.OnUS, c.DiffUS = 798, 410
+		}
+		g.Candidates = append(g.Candidates, c)
+	}
+	yes, no := true, false
+	g.Registers = []flash.RegisterHint{{Name: "SD AU_SIZE (status register)", Bytes: 4 << 20, Agrees: &yes}, {Name: "preferred_erase_size (kernel)", Bytes: 8 << 20, Agrees: &no}}
+	parts := []probe.Partition{{Name: "mmcblk0p1", StartBytes: 8192 * 512}, {Name: "mmcblk0p2", StartBytes: 63 * 512}}
+	findings := []record.Finding{{ID: "partition-erase-block", Severity: record.SeverityWarn, Message: "partition mmcblk0p2 starts at byte 32256", Fix: "recreate it at sector 8192", Evidence: "start 32256"}}
+	var b bytes.Buffer
+	if err := Geometry(&b, "/dev/mmcblk0", 63864569856, g, parts, findings); err != nil {
+		t.Fatal(err)
+	}
+	unknown := &flash.Geometry{Confidence: "unknown", Reason: "no size from which every boundary costs extra", ReadBytes: 8192,
+		Candidates: []flash.AlignTiming{{AlignBytes: 16 << 10, PreUS: 400, OnUS: 401, PostUS: 399, DiffUS: 1, SEUS: 6}}}
+	b.WriteString("----\n")
+	if err := Geometry(&b, "/dev/sda", 32e9, unknown, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "geometry.golden", b.Bytes())
+}
