@@ -11,18 +11,16 @@ import (
 	"testing"
 
 	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/profile"
 )
 
 // TestNewcomerFirstCommand is issue 11's newcomer test: the binary built as a user builds it,
 // the README's first command (`iomark run`, no argument) in a scratch directory on an
 // emulated Pi 4 microSD card, with an empty home. It checks the shape of what is printed —
-// what the run will do and its byte budget before it starts, every quick test, the score,
-// the bytes written — that the run was saved where the README says, and that nothing is left:
-// no file in the scratch directory, and once the drive is taken down no loop device.
-//
-// TODO(lead, issue 11 item 5, branch r11-report): also assert the run id, where the run was
-// saved and what the score means once r11-report prints them; today the terminal report
-// prints none of the three (the run id is in --json and --markdown only).
+// what the run will do and its byte budget before it starts, every quick test, the score and
+// what it means, the bytes written, the run id and where it was saved — that the run was
+// saved where the README says, and that nothing is left: no file in the scratch directory,
+// and once the drive is taken down no loop device.
 func TestNewcomerFirstCommand(t *testing.T) {
 	needDrives(t)
 	bin := filepath.Join(t.TempDir(), "iomark")
@@ -69,8 +67,17 @@ func TestNewcomerFirstCommand(t *testing.T) {
 	if mb, _ := strconv.ParseFloat(m[1], 64); mb <= 128*1.048576 || mb > 512*1.048576 {
 		t.Errorf("wrote %s MB: want the 128 MiB layout and at most the 512 MiB budget", m[1])
 	}
-	if _, err := os.Stat(filepath.Join(home, ".local", "share", "iomark", "results.db")); err != nil {
+	db := filepath.Join(home, ".local", "share", "iomark", "results.db")
+	if _, err := os.Stat(db); err != nil {
 		t.Errorf("the run was not saved where the README says: %v", err)
+	}
+	// The score says what it means; the run says its id, where it was saved and how to see it.
+	if !strings.Contains(out, "iomark score: ") || !strings.Contains(out, profile.IomarkScoreMeaning()) {
+		t.Errorf("stdout does not say what the score means (%q):\n%s", profile.IomarkScoreMeaning(), out)
+	}
+	saved := regexp.MustCompile("run (\\S+) saved in (\\S+) \\(`iomark show (\\S+)`").FindStringSubmatch(out)
+	if saved == nil || saved[2] != db || !strings.HasSuffix(saved[1], saved[3]) {
+		t.Errorf("stdout does not give the run id and where it was saved (%s):\n%s", db, out)
 	}
 
 	// Nothing left: no file in the scratch directory, no loop device once the drive is down.
