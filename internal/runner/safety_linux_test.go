@@ -140,8 +140,16 @@ func TestRefusalsComeBeforeTheFirstIO(t *testing.T) {
 	if decided < 0 || first < 0 || decided > first || !strings.Contains(said[:first], "writes nothing") {
 		t.Errorf("the decision was not said before the first I/O:\n%s", said)
 	}
-	if out.Target.Kind != "file" || len(out.Tests) != 1 || out.BytesWritten != 0 || len(out.Warnings) != 1 || out.Warnings[0].Code != WarnWriteSkipped {
-		t.Errorf("kind %s, %d tests, %d bytes written, warnings %v: want the read test only and one warning", out.Target.Kind, len(out.Tests), out.BytesWritten, out.Warnings)
+	// One write-skipped warning naming the skipped tests (stats may add outliers or
+	// single-run for the read test on a loaded machine: not what is tested here).
+	skipped := 0
+	for _, w := range out.Warnings {
+		if w.Code == WarnWriteSkipped {
+			skipped++
+		}
+	}
+	if out.Target.Kind != "file" || len(out.Tests) != 1 || out.BytesWritten != 0 || skipped != 1 {
+		t.Errorf("kind %s, %d tests, %d bytes written, warnings %v: want the read test only and one write-skipped warning", out.Target.Kind, len(out.Tests), out.BytesWritten, out.Warnings)
 	}
 	if got, _ := os.ReadFile(path); string(got) != string(data) {
 		t.Error("the user's file changed")
