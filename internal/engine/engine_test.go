@@ -108,6 +108,29 @@ func TestSizeBoundJobTransfersTheBudget(t *testing.T) {
 	}
 }
 
+// Without a ramp the window opens before the first I/O: a byte-bound write job writes its
+// budget exactly and counts all of it (I/O issued before the window opened once went past the
+// bound: 27.5 MiB on tmpfs under load).
+func TestByteBoundWriteWritesItsBudget(t *testing.T) {
+	for _, eng := range []Engine{EnginePsync, EngineIOUring} {
+		t.Run(string(eng), func(t *testing.T) {
+			if eng == EngineIOUring && uringUsable() != nil {
+				t.Skipf("io_uring unavailable here: %v", uringUsable())
+			}
+			s := quickSpec(t.TempDir(), RandWrite)
+			s.Engine = eng
+			s.Runtime, s.Ramp, s.IOBudgetBytes = 0, 0, 4<<20
+			res, err := Run(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Bytes != 4<<20 || res.BytesWritten-res.LayoutBytes != 4<<20 {
+				t.Errorf("measured %d and wrote %d bytes besides the layout, want exactly the 4 MiB budget both", res.Bytes, res.BytesWritten-res.LayoutBytes)
+			}
+		})
+	}
+}
+
 // A ramp bounded by bytes ends when they are spent, however long its time: a byte-bound
 // write job then writes exactly its ramp's bytes and its window's, which is how the runner
 // keeps a profile's byte budget on a drive faster than it planned for (issue 11).

@@ -166,6 +166,15 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	s := r.spec
 	var wg sync.WaitGroup
 	r.base = time.Now()
+	var ru0, ru1 unix.Rusage
+	if s.Ramp <= 0 {
+		// No ramp: the window opens before the first I/O, so every I/O is claimed from the
+		// byte budget and counted. Opened after the workers start, the I/O they issued before
+		// it went unbounded: on a loaded machine a fast drive wrote 27.5 MiB past a run's bound
+		// while this goroutine waited for a CPU.
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
+		r.endRamp()
+	}
 	for _, j := range jobs {
 		for w := range j.meters {
 			wg.Add(1)
@@ -190,10 +199,9 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 			interrupted = true
 		}
 		ramp.Stop()
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
+		r.endRamp()
 	}
-	var ru0, ru1 unix.Rusage
-	_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
-	r.endRamp()
 	t0 := time.Duration(r.t0.Load())
 
 	// The window ends when the runtime is up or a signal comes: I/O still in flight then is
