@@ -1,9 +1,10 @@
 // Command engine-vs-fio runs iomark's engine and fio alternately on the same unthrottled
 // RAM-backed loop device and prints, per workload, the median IOPS of each, the ratio
-// iomark/fio, the CPU each spends per I/O and their peak RSS, as a Markdown table.
+// iomark/fio, the CPU each spends per I/O, their peak RSS, and iomark's latency percentiles
+// against fio's completion latency (clat) of the same runs, as Markdown tables.
 //
-//	sudo go run ./bench/engine-vs-fio [-pairs 5] [-runtime 5s] [-ramp 1s] [-iomark PATH]
-//	                                  [-size-mb 2048] [-fio-only] [-raw FILE]
+//	sudo go run ./bench/engine-vs-fio [-pairs 7] [-runtime 5s] [-ramp 1s] [-iomark PATH]
+//	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR]
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
 // cgroup-v1 blkio controller (see internal/lab) and fio. Progress goes to stderr, the table
@@ -31,17 +32,25 @@ type workload struct {
 	name   string
 	rw     string // fio and iomark --rw
 	bs     string // block size, k suffix as both tools read it
-	qd     int
+	qd     int    // queue depth of each job (iomark --qd); psync: threads per job
+	jobs   int    // independent jobs (iomark --jobs, fio --numjobs)
 	engine string // psync or io_uring, for both tools
 }
 
-// workloads are the rows issue 2 asks for.
+// workloads are the rows of issues 2 and 14. psync at QD N is N threads for both tools:
+// iomark's N goroutines of one job, fio's numjobs=N (its psync engine has no queue).
 var workloads = []workload{
-	{"4K randread QD1 psync", "randread", "4k", 1, "psync"},
-	{"4K randread QD32 io_uring", "randread", "4k", 32, "io_uring"},
-	{"4K randwrite QD1 psync", "randwrite", "4k", 1, "psync"},
-	{"128K read QD8 io_uring", "read", "128k", 8, "io_uring"},
+	{"4K randread QD1 psync", "randread", "4k", 1, 1, "psync"},
+	{"4K randread QD32 io_uring", "randread", "4k", 32, 1, "io_uring"},
+	{"4K randread QD128 io_uring", "randread", "4k", 128, 1, "io_uring"},
+	{"4K randread 2 jobs × QD16 io_uring", "randread", "4k", 16, 2, "io_uring"},
+	{"4K randread 32 threads psync", "randread", "4k", 32, 1, "psync"},
+	{"4K randwrite QD1 psync", "randwrite", "4k", 1, 1, "psync"},
+	{"4K randwrite QD32 io_uring", "randwrite", "4k", 32, 1, "io_uring"},
+	{"128K read QD8 io_uring", "read", "128k", 8, 1, "io_uring"},
 }
+
+func (w workload) writes() bool { return strings.Contains(w.rw, "write") || w.rw == "randrw" }
 
 type options struct {
 	pairs      int
@@ -51,17 +60,19 @@ type options struct {
 	sizeMB     int
 	fioOnly    bool
 	rawPath    string
+	rows       string
 }
 
 func main() {
 	var o options
-	flag.IntVar(&o.pairs, "pairs", 5, "alternating iomark/fio pairs per workload (at least 5 for a published table)")
+	flag.IntVar(&o.pairs, "pairs", 7, "alternating iomark/fio pairs per workload (at least 7 for a published table)")
 	flag.DurationVar(&o.runtime, "runtime", 5*time.Second, "measured time of each run")
 	flag.DurationVar(&o.ramp, "ramp", time.Second, "warm-up of each run, discarded by both tools")
 	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
 	flag.IntVar(&o.sizeMB, "size-mb", 2048, "size of the RAM-backed loop device, MiB")
 	flag.BoolVar(&o.fioOnly, "fio-only", false, "run only fio (to check the bench before iomark has an engine)")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's figures and raw JSON to this file")
+	flag.StringVar(&o.rows, "rows", "", "run only the rows whose name contains this (e.g. QD32); default all")
 	flag.Parse()
 	if err := o.check(); err != nil {
 		fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
@@ -75,16 +86,29 @@ func main() {
 	}
 }
 
+// selected is the rows -rows picks, in table order.
+func (o options) selected() []workload {
+	var out []workload
+	for _, w := range workloads {
+		if strings.Contains(w.name, o.rows) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 func (o options) check() error {
 	switch {
 	case o.pairs < 1:
-		return fmt.Errorf("-pairs %d: need at least 1 (5 or more for a published table)", o.pairs)
+		return fmt.Errorf("-pairs %d: need at least 1 (7 or more for a published table)", o.pairs)
 	case o.runtime < time.Second || o.runtime%time.Second != 0:
 		return fmt.Errorf("-runtime %v: use whole seconds, at least 1s", o.runtime)
 	case o.ramp < 0 || o.ramp%time.Second != 0:
 		return fmt.Errorf("-ramp %v: use whole seconds", o.ramp)
 	case o.sizeMB < 64:
 		return fmt.Errorf("-size-mb %d: use at least 64", o.sizeMB)
+	case len(o.selected()) == 0:
+		return fmt.Errorf("-rows %q matches no row", o.rows)
 	case flag.NArg() > 0:
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
@@ -122,12 +146,13 @@ func run(ctx context.Context, o options) error {
 	if l, err := strconv.ParseFloat(loadStart, 64); err == nil && l > float64(runtime.NumCPU())/2 {
 		logf("warning: load average %s on %d cores: other work will widen the spread of the pairs", loadStart, runtime.NumCPU())
 	}
-	results := make([]rowResult, len(workloads))
-	for i, w := range workloads {
+	rows := o.selected()
+	results := make([]rowResult, len(rows))
+	for i, w := range rows {
 		results[i].workload = w
 	}
 	for pair := 0; pair < o.pairs; pair++ {
-		for i, w := range workloads {
+		for i, w := range rows {
 			// Alternate who goes first, so neither tool always inherits the other's warm state.
 			iomarkFirst := pair%2 == 0
 			for turn := 0; turn < 2; turn++ {
@@ -143,14 +168,14 @@ func run(ctx context.Context, o options) error {
 						return interrupted(ctx, err)
 					}
 					results[i].iomark = append(results[i].iomark, s)
-					logf("pair %d/%d %-26s iomark %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
+					logf("pair %d/%d %-34s iomark %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
 				} else {
 					s, err := runFio(ctx, drive.Dev, w, o)
 					if err != nil {
 						return interrupted(ctx, err)
 					}
 					results[i].fio = append(results[i].fio, s)
-					logf("pair %d/%d %-26s fio    %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
+					logf("pair %d/%d %-34s fio    %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
 				}
 			}
 		}

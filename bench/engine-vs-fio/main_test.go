@@ -48,21 +48,38 @@ func TestParseIomarkJSON(t *testing.T) {
 	}
 }
 
+func row(name string) workload {
+	for _, w := range workloads {
+		if w.name == name {
+			return w
+		}
+	}
+	panic("no row " + name)
+}
+
 func TestToolArgs(t *testing.T) {
 	o := options{runtime: 5 * time.Second, ramp: time.Second}
 	tests := []struct {
 		w                workload
 		wantFio, wantIom string
 	}{
-		{workloads[0],
+		{row("4K randread QD1 psync"),
 			"--ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1 --numjobs=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --rw randread --bs 4k --qd 1 --engine psync --runtime 5s --ramp 1s --json"},
-		{workloads[1],
+		{row("4K randread QD32 io_uring"),
 			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=32 --numjobs=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --rw randread --bs 4k --qd 32 --engine io_uring --runtime 5s --ramp 1s --json"},
-		{workloads[2],
+		{row("4K randwrite QD1 psync"),
 			"--ioengine=psync --direct=1 --rw=randwrite --bs=4k --iodepth=1 --numjobs=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --destructive --confirm /dev/loop7 --rw randwrite --bs 4k --qd 1 --engine psync --runtime 5s --ramp 1s --json"},
+		// Two rings of 16 each; fio reports its two jobs as one group.
+		{row("4K randread 2 jobs × QD16 io_uring"),
+			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=16 --numjobs=2 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"job --target /dev/loop7 --rw randread --bs 4k --qd 16 --jobs 2 --engine io_uring --runtime 5s --ramp 1s --json"},
+		// psync at depth 32: iomark's 32 goroutines of one job, fio's 32 jobs.
+		{row("4K randread 32 threads psync"),
+			"--ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1 --numjobs=32 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"job --target /dev/loop7 --rw randread --bs 4k --qd 32 --engine psync --runtime 5s --ramp 1s --json"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(fioArgs("/dev/loop7", tt.w, o), " "); got != tt.wantFio {
@@ -71,5 +88,48 @@ func TestToolArgs(t *testing.T) {
 		if got := strings.Join(iomarkArgs("/dev/loop7", tt.w, o), " "); got != tt.wantIom {
 			t.Errorf("%s iomark args:\n got %s\nwant %s", tt.w.name, got, tt.wantIom)
 		}
+	}
+}
+
+func TestRowVerdicts(t *testing.T) {
+	s := func(iops, cpuS, p50, p99 float64) sample {
+		return sample{IOPS: iops, IOs: 1e6, OwnCPUS: cpuS, P50US: p50, P99US: p99}
+	}
+	tests := []struct {
+		name            string
+		iomark, fio     []sample
+		goal, latencyOK bool
+	}{
+		{"faster, cheaper, same latency",
+			[]sample{s(105, 2, 100, 200), s(101, 2, 101, 204)}, []sample{s(100, 3, 100, 200), s(100, 3, 100, 200)}, true, true},
+		{"faster but dearer",
+			[]sample{s(105, 4, 100, 200)}, []sample{s(100, 3, 100, 200)}, false, true},
+		{"slower",
+			[]sample{s(90, 2, 100, 200)}, []sample{s(100, 3, 100, 200)}, false, true},
+		{"p99 6% apart",
+			[]sample{s(100, 2, 100, 212)}, []sample{s(100, 3, 100, 200)}, true, false},
+		{"no fio run", []sample{s(100, 2, 100, 200)}, nil, false, false},
+	}
+	for _, tt := range tests {
+		r := rowResult{iomark: tt.iomark, fio: tt.fio}
+		if got := r.meetsGoal(); got != tt.goal {
+			t.Errorf("%s: meetsGoal = %v, want %v", tt.name, got, tt.goal)
+		}
+		if got := r.latencyAgrees(); got != tt.latencyOK {
+			t.Errorf("%s: latencyAgrees = %v, want %v", tt.name, got, tt.latencyOK)
+		}
+	}
+}
+
+func TestRowsSelection(t *testing.T) {
+	if got := len((options{}).selected()); got != len(workloads) {
+		t.Errorf("no -rows selects %d rows, want all %d", got, len(workloads))
+	}
+	var names []string
+	for _, w := range (options{rows: "QD32"}).selected() {
+		names = append(names, w.name)
+	}
+	if want := []string{"4K randread QD32 io_uring", "4K randwrite QD32 io_uring"}; !slices.Equal(names, want) {
+		t.Errorf("-rows QD32 selects %q, want %q", names, want)
 	}
 }

@@ -24,11 +24,16 @@ type sample struct {
 	OwnCPUS float64 `json:"own_cpu_s"`
 	// ProcCPUS is user+system CPU of the whole process tree from rusage, start to exit:
 	// set-up and ramp included, so per-I/O figures from it run a little high for both.
-	ProcCPUS     float64         `json:"proc_cpu_s"`
-	PeakRSSBytes int64           `json:"peak_rss_bytes"`
-	WallS        float64         `json:"wall_s"`
-	Args         []string        `json:"args"`
-	Raw          json.RawMessage `json:"raw"`
+	ProcCPUS     float64 `json:"proc_cpu_s"`
+	PeakRSSBytes int64   `json:"peak_rss_bytes"`
+	// Latency percentiles of the same run, µs: iomark's lat_us (each I/O from just before
+	// its submission to the reap that saw it complete), fio's clat (from submission to
+	// completion) of the direction the workload runs.
+	P50US float64         `json:"p50_us"`
+	P99US float64         `json:"p99_us"`
+	WallS float64         `json:"wall_s"`
+	Args  []string        `json:"args"`
+	Raw   json.RawMessage `json:"raw"`
 }
 
 func (s sample) ownCPUUSPerIO() float64  { return perIO(s.OwnCPUS, s.IOs) }
@@ -43,15 +48,24 @@ func perIO(cpuS float64, ios int64) float64 {
 
 func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
 
-// fioArgs is the fio job equivalent to w: one job, O_DIRECT, the same engine and depth,
-// registered buffers and files for io_uring (iomark registers its buffers too), no polling.
+// fioArgs is the fio job equivalent to w: O_DIRECT, the same engine, depth and number of
+// jobs (psync: one fio job per thread), registered buffers and files for io_uring (iomark
+// registers its buffers too), no polling; several jobs are reported as one group.
 func fioArgs(dev string, w workload, o options) []string {
 	args := []string{"--ioengine=" + w.engine}
 	if w.engine == "io_uring" {
 		args = append(args, "--fixedbufs", "--registerfiles")
 	}
-	return append(args, "--direct=1", "--rw="+w.rw, "--bs="+w.bs, "--iodepth="+strconv.Itoa(w.qd),
-		"--numjobs=1", "--time_based", "--runtime="+seconds(o.runtime), "--ramp_time="+seconds(o.ramp),
+	iodepth, numjobs := w.qd, w.jobs
+	if w.engine == "psync" {
+		iodepth, numjobs = 1, w.qd*w.jobs
+	}
+	args = append(args, "--direct=1", "--rw="+w.rw, "--bs="+w.bs, "--iodepth="+strconv.Itoa(iodepth),
+		"--numjobs="+strconv.Itoa(numjobs))
+	if numjobs > 1 {
+		args = append(args, "--group_reporting")
+	}
+	return append(args, "--time_based", "--runtime="+seconds(o.runtime), "--ramp_time="+seconds(o.ramp),
 		"--filename="+dev, "--name=x")
 }
 
@@ -61,9 +75,13 @@ func runFio(ctx context.Context, dev string, w workload, o options) (sample, err
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", w.name, err)
 	}
+	p50, p99 := r.ReadClatP50US, r.ReadClatP99US
+	if w.writes() {
+		p50, p99 = r.WriteClatP50US, r.WriteClatP99US
+	}
 	return sample{
 		IOPS: r.IOPS(), IOs: r.IOs(), OwnCPUS: r.JobCPUUsrS + r.JobCPUSysS,
-		ProcCPUS: r.ProcCPUS, PeakRSSBytes: r.PeakRSSBytes, WallS: r.WallS,
+		ProcCPUS: r.ProcCPUS, PeakRSSBytes: r.PeakRSSBytes, WallS: r.WallS, P50US: p50, P99US: p99,
 		Args: append([]string{"fio", "--output-format=json"}, args...), Raw: r.Raw,
 	}, nil
 }
@@ -92,11 +110,14 @@ func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
 // device named again; reads do not.
 func iomarkArgs(dev string, w workload, o options) []string {
 	args := []string{"job", "--target", dev}
-	if strings.Contains(w.rw, "write") || w.rw == "randrw" {
+	if w.writes() {
 		args = append(args, "--destructive", "--confirm", dev)
 	}
-	return append(args, "--rw", w.rw, "--bs", w.bs, "--qd", strconv.Itoa(w.qd), "--engine", w.engine,
-		"--runtime", o.runtime.String(), "--ramp", o.ramp.String(), "--json")
+	args = append(args, "--rw", w.rw, "--bs", w.bs, "--qd", strconv.Itoa(w.qd))
+	if w.jobs > 1 {
+		args = append(args, "--jobs", strconv.Itoa(w.jobs))
+	}
+	return append(args, "--engine", w.engine, "--runtime", o.runtime.String(), "--ramp", o.ramp.String(), "--json")
 }
 
 // iomarkJSON is the part of `iomark job --json` (docs/job-json.md) the bench reads.
@@ -109,6 +130,10 @@ type iomarkJSON struct {
 		UsrS float64 `json:"usr_s"`
 		SysS float64 `json:"sys_s"`
 	} `json:"cpu"`
+	LatUS struct {
+		P50 float64 `json:"p50"`
+		P99 float64 `json:"p99"`
+	} `json:"lat_us"`
 }
 
 // parseIomarkJSON checks that the job ran as asked (the engine it asked for, O_DIRECT): a
@@ -150,6 +175,7 @@ func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options)
 	return sample{
 		IOPS: *j.IOPS, IOs: *j.IOs, OwnCPUS: j.CPU.UsrS + j.CPU.SysS,
 		ProcCPUS: procCPUS, PeakRSSBytes: peakRSSBytes, WallS: wall.Seconds(),
+		P50US: j.LatUS.P50, P99US: j.LatUS.P99,
 		Args: append([]string{"iomark"}, args...), Raw: json.RawMessage(bytes.TrimSpace(stdout.Bytes())),
 	}, nil
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/health"
+	"github.com/iomark/iomark/internal/power"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
@@ -42,6 +44,7 @@ type runFlags struct {
 	confirm     string
 	latency     bool
 	submit      string
+	powerWatts  float64
 }
 
 func newRunCmd() *cobra.Command {
@@ -88,6 +91,7 @@ wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + 
 	fl.StringVar(&f.confirm, "confirm", "", "the block device again, to confirm --destructive")
 	fl.BoolVar(&f.latency, "latency", false, "show latency percentiles of every test")
 	fl.StringVar(&f.submit, "submit", "", "upload the result to the results server at URL (opt-in; hostnames and paths are never sent)")
+	fl.Float64Var(&f.powerWatts, "power-watts", 0, "the power a meter showed during the run (W), kept as every test's power when the machine reports none (docs/power.md)")
 	return cmd
 }
 
@@ -101,6 +105,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	}
 	if f.price < 0 {
 		return usageError("--price cannot be negative")
+	}
+	if f.powerWatts < 0 || f.powerWatts > 10000 {
+		return usageError("--power-watts %v: give the watts your meter showed (e.g. 6.4)", f.powerWatts)
 	}
 	if f.confirm != "" && !f.destructive {
 		return usageError("--confirm only counts with --destructive")
@@ -143,12 +150,10 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		env.PriceUSD = &f.price
 	}
 	if rep != nil {
-		sampler := probe.NewSampler(rep, popts)
-		env.Sensors = func() record.SensorSample {
-			r := sampler.Read()
-			return record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
-		}
+		env.Health = health.Read(rep, popts)
 	}
+	env.Power, env.Sensors = runSensors(rep, popts, f.powerWatts)
+	noPowerNote(stderr, env.Power, popts)
 	rec, runErr := runner.Run(ctx, *p, env)
 	progress.clear()
 	if rec == nil {
@@ -205,6 +210,58 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		return withExit(exitFailure, submitErr)
 	}
 	return nil
+}
+
+// runSensors composes what a run samples once a second: the probe's temperatures and
+// throttling, and the power source the machine has (or the meter reading, which is not
+// sampled: it stands for every test).
+func runSensors(rep *probe.Report, o probe.Options, meterWatts float64) (*record.Power, func() record.SensorSample) {
+	var ps power.Sampler
+	var pw *record.Power
+	if meterWatts > 0 {
+		ps = power.Meter(meterWatts)
+	} else {
+		ps = power.Find(o)
+	}
+	if ps != nil {
+		info := ps.Info()
+		pw = &record.Power{Source: info.Source, Sensor: info.Sensor, Scope: info.Scope}
+		if meterWatts > 0 {
+			pw.MeterWatts = &meterWatts
+			ps = nil
+		}
+	}
+	var sampler *probe.Sampler
+	if rep != nil {
+		sampler = probe.NewSampler(rep, o)
+	}
+	if sampler == nil && ps == nil {
+		return pw, nil
+	}
+	return pw, func() record.SensorSample {
+		var s record.SensorSample
+		if sampler != nil {
+			r := sampler.Read()
+			s = record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
+		}
+		if ps != nil {
+			if w, ok := ps.Watts(); ok {
+				s.PowerW = &w
+			}
+		}
+		return s
+	}
+}
+
+// noPowerNote tells the user why a run has no power figures when the machine has a reading
+// that is not a measurement (a USB-C port's negotiated contract).
+func noPowerNote(stderr io.Writer, pw *record.Power, o probe.Options) {
+	if pw != nil {
+		return
+	}
+	if note := power.PDNote(o); note != "" {
+		fmt.Fprintf(stderr, "iomark: no power figures: %s\n", note)
+	}
 }
 
 // measuredBefore says what a run that stopped early printed: never "the figures above" when

@@ -14,5 +14,7 @@
 // is an error, InspectTarget), take anything under /dev but a block device, write to a block
 // device that was not named twice (Spec.Destructive and Spec.Confirm), write to a mounted
 // device, leave a test file behind (end, error or signal; unnamed with O_TMPFILE where the
-// filesystem allows, so not even kill -9 leaves one), or allocate on the I/O path.
+// filesystem allows, so not even kill -9 leaves one), return from a job with I/O still in the
+// kernel (a failed I/O ends the job once the rest has completed, with an error naming the
+// operation and offset), or allocate on the I/O path.
 package engine

@@ -11,6 +11,9 @@ import (
 	"github.com/iomark/iomark/internal/stats"
 )
 
+// maxRawWorkers bounds the I/O goroutines that may hold a P through their syscalls.
+const maxRawWorkers = 256
+
 const (
 	phaseRamp    int32 = 0
 	phaseMeasure int32 = 1
@@ -24,7 +27,8 @@ type run struct {
 	seed uint64
 	base time.Time // monotonic origin of every timestamp on the I/O path
 
-	// rawSyscalls lets psync goroutines keep their P through pread/pwrite (see pio).
+	// rawSyscalls lets the I/O goroutines keep their P through pread/pwrite (see pio) or
+	// io_uring_enter (see uring); Run then gives each one a P of its own.
 	rawSyscalls bool
 
 	phase     atomic.Int32

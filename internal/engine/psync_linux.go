@@ -8,9 +8,6 @@ import (
 // for it: queue depth N is N synchronous callers, as fio's psync engine with numjobs does.
 type psync struct{}
 
-// maxRawWorkers bounds the psync goroutines that may hold a P through their syscalls.
-const maxRawWorkers = 256
-
 // pio issues one pread or pwrite. raw keeps the goroutine's P across the syscall
 // (RawSyscall): Go's scheduler otherwise hands the P off whenever a syscall outlasts a
 // sysmon tick (20 µs, shorter than most I/O), and getting it back costs futex wake-ups —

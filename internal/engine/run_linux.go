@@ -72,10 +72,11 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 		r.hasRampBudget = true
 		r.rampBudget.Store(s.RampBytes)
 	}
-	if _, ok := be.(psync); ok && s.QD*s.Jobs <= maxRawWorkers {
-		// One P per psync goroutine, plus room for the sampler and the runtime.
+	if held := be.workers(&s) * s.Jobs; held <= maxRawWorkers {
+		// The I/O goroutines keep their P through their syscalls (psync's pread/pwrite,
+		// io_uring's io_uring_enter): one P each, plus room for the sampler and the runtime.
 		prev := runtime.GOMAXPROCS(0)
-		runtime.GOMAXPROCS(max(prev, s.QD*s.Jobs+2))
+		runtime.GOMAXPROCS(max(prev, held+2))
 		defer runtime.GOMAXPROCS(prev)
 		r.rawSyscalls = true
 	}

@@ -255,29 +255,73 @@ func (r *ring) prep(slot int, read bool, off int64, buf []byte) {
 	atomic.StoreUint32(r.sqTail, r.tail) // publish the entry (release)
 }
 
-// enter submits n prepared entries and waits until at least one completion is ready.
-func (r *ring) enter(n uint32) error {
-	for {
-		_, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(n), 1, uringEnterGetEvents, 0, 0)
-		switch errno {
-		case 0:
-			return nil
-		case unix.EINTR:
-			// The kernel consumed what it took before the signal; the rest stays published
-			// in the ring and is picked up by the next call.
-			n = r.tail - atomic.LoadUint32(r.sqHead)
-			continue
-		case unix.EAGAIN, unix.EBUSY:
-			// Completion queue full: the caller reaps, then calls again.
-			return nil
-		default:
-			return fmt.Errorf("io_uring_enter: %w", errno)
-		}
+// enter submits n prepared entries and waits until at least one completion is ready. With raw
+// the goroutine keeps its P through the call (see uring). It returns early, with nothing new
+// to reap, when a signal interrupts the wait (the Go runtime's preemption signal among them:
+// the caller's loop then reaches a preemption point) or the completion queue is full; what the
+// kernel did not consume stays published in the ring for the next call.
+func (r *ring) enter(n uint32, raw bool) error {
+	var errno unix.Errno
+	if raw {
+		_, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(n), 1, uringEnterGetEvents, 0, 0)
+	} else {
+		_, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(n), 1, uringEnterGetEvents, 0, 0)
+	}
+	switch errno {
+	case 0, unix.EINTR, unix.EAGAIN, unix.EBUSY:
+		return nil
+	default:
+		return fmt.Errorf("io_uring_enter: %w", errno)
 	}
 }
 
-// uring drives a job through one ring, kept full by one goroutine locked to its thread.
+// uring drives a job through one ring, kept full by one goroutine locked to its thread. Each
+// turn of its loop reaps every completion the kernel has posted, refills every free slot, and
+// submits them and waits for the next completion in one io_uring_enter, so the job waits only
+// with all QD I/Os in flight (or while it drains). While the ring is busy the goroutine holds
+// its P through that wait (raw syscalls, GOMAXPROCS raised by Run; see busyWindow): through
+// the ordinary syscall path, Go's sysmon kept taking the P of this never-yielding goroutine
+// while it sat in io_uring_enter, woke another thread to hand it off and polled every 20 µs,
+// and the ring thread had to take a P back — wake-ups that competed with the device's kernel
+// threads and kept QD32 at 0.83× fio on two cores (docs/decisions.md).
 type uring struct{}
+
+// A ring holds its P through io_uring_enter only while it is busy: at least one enter per
+// busyGap on average over the last busyWindow (long enough to smooth a throttled device's
+// bursts). Holding the P costs a preemption signal and two thread hand-offs every 10-20 ms of
+// the ring's life (sysmon's limit for a goroutine that never yields; ~25 µs of CPU each
+// here); releasing it costs a hand-off, ~5 µs, whenever sysmon finds the ring asleep in the
+// kernel, which on a busy ring is nearly every time it looks. One ring on the RAM-backed
+// device enters every few µs and must hold its P; one ring at QD1 on the emulated SD card
+// (2600 enters/s) spent 14-24 µs of CPU per I/O holding it and 26-30 µs releasing it; 16
+// rings at QD32 on the same card (~100 enters/s each) spent 30-45 µs holding their Ps
+// against 9-21 µs releasing them (docs/decisions.md).
+const (
+	busyWindow = 100 * time.Millisecond
+	busyGap    = 2 * time.Millisecond
+)
+
+// busy reports whether enters over elapsed come at least one per busyGap.
+func busy(enters int, elapsed time.Duration) bool {
+	return time.Duration(enters)*busyGap >= elapsed
+}
+
+// ringCounts is what one ring did over a whole job (ramp and drain included): the evidence
+// behind "the queue stays full", for tests.
+type ringCounts struct {
+	enters, submitted, reaped int64
+	maxInflight               int
+	// waitsNotFull counts waits entered with a free slot while the job was still issuing
+	// I/O (neither stopping, nor out of budget, nor due an fsync): it must stay 0.
+	waitsNotFull int64
+	rawEnters    int64 // enters that kept the P (see busyWindow)
+	// failed counts completions that were errors or short (reaped counts them too); mixed
+	// counts reaps whose batch held both a success and a failure.
+	failed, mixed int64
+}
+
+// ringDone, when set (tests), receives each ring's counts as its job ends.
+var ringDone func(ringCounts)
 
 func (uring) name() Engine { return EngineIOUring }
 
@@ -308,12 +352,30 @@ func (uring) run(j *job, _ int) error {
 	reading := make([]bool, qd)
 	idBase := uint64(j.id) << 48
 	var writes uint64
+	var c ringCounts
+	if ringDone != nil {
+		defer func() { ringDone(c) }()
+	}
 	inflight, pending := 0, uint32(0)
+	// raw: whether io_uring_enter keeps the P, chosen anew every busyWindow.
+	raw, windowStart, windowEnters := false, r.now(), 0
 	fsyncDue := false
+	// failure is the job's first failed or short I/O. From then on the loop issues nothing and
+	// only reaps, and the job returns failure once every I/O in flight has completed: the
+	// kernel may still be writing into buffers that Run frees when the job returns, and on
+	// Debian's 6.1 closing the ring with requests in flight hung the job in the kernel (in
+	// io_rsrc_ref_quiesce, unregistering the file) once a dm-flakey device began failing I/O
+	// (docs/decisions.md).
+	var failure error
 	for {
-		if !fsyncDue && !r.stop.Load() && inflight < qd {
+		issuing := failure == nil && !fsyncDue && !r.stop.Load()
+		if issuing && inflight < qd {
 			now := r.now()
-			for inflight < qd && r.claim(s.BlockSize) {
+			for inflight < qd {
+				if !r.claim(s.BlockSize) {
+					issuing = false
+					break
+				}
 				slot := free[len(free)-1]
 				free = free[:len(free)-1]
 				off, read := j.next(rng)
@@ -329,6 +391,9 @@ func (uring) run(j *job, _ int) error {
 			}
 		}
 		if inflight == 0 {
+			if failure != nil {
+				return failure
+			}
 			if fsyncDue && !r.stop.Load() {
 				if err := j.doFsync(); err != nil {
 					return err
@@ -338,33 +403,71 @@ func (uring) run(j *job, _ int) error {
 			}
 			return nil
 		}
-		if err := rg.enter(pending); err != nil {
+		c.enters++
+		c.maxInflight = max(c.maxInflight, inflight)
+		if issuing && inflight < qd {
+			c.waitsNotFull++
+		}
+		if raw {
+			c.rawEnters++
+		}
+		if err := rg.enter(pending, raw); err != nil {
+			// Nothing more can be reaped: say how much is left in flight.
+			err = fmt.Errorf("%w (with %d I/Os of %s still in flight)", err, inflight, r.tgt.path)
+			if failure != nil {
+				return fmt.Errorf("%w; then %w", failure, err)
+			}
 			return err
 		}
-		pending = rg.tail - atomic.LoadUint32(rg.sqHead)
+		left := rg.tail - atomic.LoadUint32(rg.sqHead)
+		c.submitted += int64(pending - left)
+		pending = left
 		now := r.now()
+		if windowEnters++; now-windowStart >= busyWindow {
+			raw = r.rawSyscalls && busy(windowEnters, now-windowStart)
+			windowStart, windowEnters = now, 0
+		}
 		head := *rg.cqHead
 		tail := atomic.LoadUint32(rg.cqTail) // acquire: entries up to tail are written
+		ok, bad := 0, 0
 		for ; head != tail; head++ {
 			cqe := &rg.cqes[head&rg.cqMask]
 			slot := int(cqe.userData)
 			res := cqe.res
 			read := reading[slot]
-			if res < 0 {
-				atomic.StoreUint32(rg.cqHead, head+1)
-				return ioError(r.tgt, !read, offsets[slot], s.BlockSize, unix.Errno(-res))
-			}
-			if int(res) != s.BlockSize {
-				atomic.StoreUint32(rg.cqHead, head+1)
-				return errShortIO(r.tgt, !read, offsets[slot], s.BlockSize, int(res))
-			}
-			m.record(r, read, int(res), now-started[slot])
 			free = append(free, slot)
 			inflight--
+			c.reaped++
+			if err := uringResult(r.tgt, read, offsets[slot], s.BlockSize, res); err != nil {
+				bad++
+				if failure == nil {
+					failure = err
+					r.fail(err) // the run reports this first error; the other jobs stop issuing
+				}
+				continue
+			}
+			ok++
+			m.record(r, read, int(res), now-started[slot])
 			if !read && j.wroteOne() {
 				fsyncDue = true
 			}
 		}
 		atomic.StoreUint32(rg.cqHead, head) // release the reaped entries
+		c.failed += int64(bad)
+		if ok > 0 && bad > 0 {
+			c.mixed++
+		}
 	}
+}
+
+// uringResult turns one completion's result into nil (the whole block moved) or the error
+// that names the operation, the offset and the target: a negative errno or a short transfer.
+func uringResult(t *target, read bool, off int64, size int, res int32) error {
+	switch {
+	case res < 0:
+		return ioError(t, !read, off, size, unix.Errno(-res))
+	case int(res) != size:
+		return errShortIO(t, !read, off, size, int(res))
+	}
+	return nil
 }

@@ -2,7 +2,8 @@
 // loop device (an image in /dev/shm filled with real random data, attached with direct I/O),
 // optionally with ext4 mounted on a temporary directory, throttled for every process by rules
 // on the root cgroup-v1 blkio controller. It also runs fio, the peer every engine test is
-// checked against, and parses its JSON.
+// checked against, and parses its JSON. A bare drive can shrink under a job (Drive.Shrink), so
+// I/O past its new end fails: a drive that starts failing, for error-path tests.
 //
 // It also emulates flash cards (card.go, card_fuse_linux.go): a Card is the behaviour a test
 // sets — claimed against real capacity and how the card fails past it (wrap, writes dropped

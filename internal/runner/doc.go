@@ -7,7 +7,9 @@
 // confidence interval is tight or its budget is spent (package stats), samples sensors once
 // a second, and assembles the record.Run: the target and what the probe found, the settings
 // fingerprint, each test's figures from its median run (CPU share included), the sustained
-// analysis, scores, warnings and findings (package advice).
+// analysis, scores, warnings and findings (package advice), and each test's mean power and
+// energy per GB where a power source was sampled (power.go). External gives a measurement
+// made outside a profile (the network copy) the same record assembly.
 //
 // What it must not do: print (progress goes to Env.Progress, notes to Env.Log), store or
 // export the record, judge figures itself (advice does), or leave its test file behind — on

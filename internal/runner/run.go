@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
@@ -29,8 +30,13 @@ type Env struct {
 	// call at a time.
 	Progress func(Event)
 	// Sensors is sampled once a second during tests (may be nil): SoC and drive temperature,
-	// throttling. The runner fills TS and Test.
+	// throttling, power. The runner fills TS and Test.
 	Sensors func() record.SensorSample
+	// Health is what the drive reported about itself before the run (may be nil).
+	Health *health.Health
+	// Power describes where the samples' PowerW comes from, or the meter reading that stands
+	// for every test (nil: no power figures).
+	Power *record.Power
 	// Log receives one-line notes for people (may be nil).
 	Log func(format string, args ...any)
 	// Destructive and Confirm allow writing to a block device (Confirm names it again).
@@ -268,6 +274,7 @@ func (r *runner) runTests(ctx context.Context) error {
 			continue
 		}
 		if i > 0 && r.p.RestBetweenTests > 0 {
+			r.setTest("") // samples of the rest belong to no test (idle power, cooling down)
 			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "rest",
 				Elapsed: time.Since(r.start), ETA: r.budgetLeft(i)})
 			select {

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The io_uring loop waits only with every slot in flight, never loses an I/O, and keeps its
+// P through the wait (GOMAXPROCS leaves one per ring plus the sampler's) — issue 14.
+func TestURingKeepsItsQueueFull(t *testing.T) {
+	if err := uringUsable(); err != nil {
+		t.Skipf("io_uring unavailable here: %v", err)
+	}
+	var mu sync.Mutex
+	var rings []ringCounts
+	ringDone = func(c ringCounts) {
+		mu.Lock()
+		rings = append(rings, c)
+		mu.Unlock()
+	}
+	t.Cleanup(func() { ringDone = nil })
+
+	for _, p := range []Pattern{RandRead, RandWrite} {
+		t.Run(string(p), func(t *testing.T) {
+			rings = nil
+			before := runtime.GOMAXPROCS(0)
+			s := quickSpec(t.TempDir(), p)
+			s.Engine, s.QD, s.Jobs = EngineIOUring, 32, 2
+			var procs []int // appended by the sampler, which is done when Run returns
+			s.Progress = func(Progress) { procs = append(procs, runtime.GOMAXPROCS(0)) }
+			res, err := Run(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rings) != s.Jobs {
+				t.Fatalf("%d rings reported, want one per job (%d)", len(rings), s.Jobs)
+			}
+			var reaped int64
+			for i, c := range rings {
+				if c.maxInflight != s.QD {
+					t.Errorf("ring %d: at most %d I/Os in flight, want QD %d", i, c.maxInflight, s.QD)
+				}
+				if c.waitsNotFull != 0 {
+					t.Errorf("ring %d: waited %d times (of %d enters) with a free slot while still issuing", i, c.waitsNotFull, c.enters)
+				}
+				if c.submitted != c.reaped || c.enters == 0 {
+					t.Errorf("ring %d: %d submitted, %d reaped in %d enters: every I/O submitted must be reaped", i, c.submitted, c.reaped, c.enters)
+				}
+				reaped += c.reaped
+			}
+			if res.IOs == 0 || res.IOs > reaped {
+				t.Errorf("result counts %d I/Os, the rings reaped %d (ramp included)", res.IOs, reaped)
+			}
+			if len(procs) == 0 {
+				t.Fatal("no progress report during the run")
+			}
+			for _, n := range procs {
+				if n < s.Jobs+2 {
+					t.Errorf("GOMAXPROCS %d during the run: want a P per ring plus two (%d)", n, s.Jobs+2)
+				}
+			}
+			if after := runtime.GOMAXPROCS(0); after != before {
+				t.Errorf("GOMAXPROCS %d after the run, want it restored to %d", after, before)
+			}
+		})
+	}
+}
+
+// The rings that hold their P are those that enter the kernel at least every busyGap.
+func TestBusyRing(t *testing.T) {
+	tests := []struct {
+		name    string
+		enters  int
+		elapsed time.Duration
+		want    bool
+	}{
+		{"one ring on a RAM-backed device: thousands of enters a window", 5000, busyWindow, true},
+		{"QD1 on an SD card at 2600 IOPS", 260, busyWindow, true},
+		{"exactly one enter per busyGap", int(busyWindow / busyGap), busyWindow, true},
+		{"one of 16 rings on an SD card: ~100 enters a second", 10, busyWindow, false},
+		{"one long wait past the window", 1, 3 * busyWindow, false},
+	}
+	for _, tt := range tests {
+		if got := busy(tt.enters, tt.elapsed); got != tt.want {
+			t.Errorf("%s: busy(%d, %v) = %v, want %v", tt.name, tt.enters, tt.elapsed, got, tt.want)
+		}
+	}
+}
