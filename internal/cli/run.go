@@ -57,10 +57,14 @@ and its link, measure it (warm-up discarded, each figure repeated until its 95% 
 interval is within ±5% or its time budget is spent), explain the figures with findings,
 save the run in the local results database and print it.
 
-A directory gets one test file, laid out once and removed at the end (also on error and
-Ctrl-C). A block device is only read unless --destructive --confirm DEVICE names it again.
-Ctrl-C stops at once and keeps what was measured. Every run prints the bytes it wrote and
-how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/methodology.md).`,
+TARGET must exist: iomark creates nothing but its own test file. A directory gets one test
+file, laid out once and removed at the end (also on error and Ctrl-C; unnamed where the
+filesystem allows it, so not even kill -9 leaves it behind). A block device, or a file
+iomark did not create, is only read unless --destructive (and for a device --confirm
+DEVICE) allows writing. What the run will do, which tests it skips and the most it will
+write (the profile's byte budget, at most what the tool it mirrors writes) are said before
+it starts. Ctrl-C stops at once and keeps what was measured. Every run prints the bytes it
+wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/methodology.md).`,
 		Example: `  iomark run                          # the quick profile on the current directory
   iomark run /mnt/ssd --profile pibenchmarks
   iomark run /media/pi/card --profile a2 --json > card.json
@@ -83,7 +87,7 @@ how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/me
 	addDBFlag(cmd, &f.dsn)
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save the run in the results database")
 	fl.StringVar(&f.engine, "engine", "", "force an I/O engine for every test: psync or io_uring (default: each test's own, io_uring where it works)")
-	fl.BoolVar(&f.destructive, "destructive", false, "allow writing to a block device TARGET (destroys its data)")
+	fl.BoolVar(&f.destructive, "destructive", false, "allow writing to a block device TARGET (destroys its data) or to a file iomark did not create")
 	fl.StringVar(&f.confirm, "confirm", "", "the block device again, to confirm --destructive")
 	fl.BoolVar(&f.latency, "latency", false, "show latency percentiles of every test")
 	fl.StringVar(&f.submit, "submit", "", "upload the result to the results server at URL (opt-in; hostnames and paths are never sent)")
@@ -123,6 +127,11 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if err != nil {
 		return withExit(exitFailure, err)
 	}
+	// What the run may do is decided before anything else, so a refusal comes first.
+	decision, err := runner.Decide(*p, runner.Env{Target: abs, Destructive: f.destructive, Confirm: f.confirm})
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
 	popts := probe.Options{}
 	rep, perr := probe.Probe(abs, popts)
 	if perr != nil {
@@ -135,7 +144,7 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 			progress.clear()
 			fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
 		},
-		Destructive: f.destructive, Confirm: f.confirm, Engine: engine.Engine(f.engine),
+		Destructive: f.destructive, Confirm: f.confirm, Decision: decision, Engine: engine.Engine(f.engine),
 		ToolVersion: Version(), ToolCommit: Commit()}
 	if f.price > 0 {
 		env.PriceUSD = &f.price

@@ -325,7 +325,7 @@ func pwriteFull(fd int, b []byte, off int64) (int, error) {
 func openStreamFile(dir string, align int) (*target, error) {
 	flags := unix.O_RDWR | unix.O_DIRECT | unix.O_CLOEXEC
 	if fd, err := unix.Open(dir, flags|unix.O_TMPFILE, 0o600); err == nil {
-		return &target{kind: kindDir, path: filepath.Join(dir, "(unnamed O_TMPFILE)"), fd: fd, direct: true, align: align, created: true}, nil
+		return &target{kind: kindDir, path: filepath.Join(dir, "(unnamed O_TMPFILE)"), fd: fd, direct: true, align: align}, nil
 	}
 	name := filepath.Join(dir, fmt.Sprintf(".iomark-sink-%d-%x.tmp", os.Getpid(), newSeed()&0xffffff))
 	fd, err := unix.Open(name, flags|unix.O_CREAT|unix.O_EXCL, 0o600)
@@ -333,5 +333,5 @@ func openStreamFile(dir string, align int) (*target, error) {
 		return nil, openError(name, true, err)
 	}
 	_ = unix.Fsetxattr(fd, xattrMark, []byte("test-file"), 0)
-	return &target{kind: kindDir, path: name, fd: fd, direct: true, align: align, created: true, removeAtEnd: true}, nil
+	return &target{kind: kindDir, path: name, fd: fd, direct: true, align: align, unlink: true}, nil
 }

@@ -300,11 +300,13 @@ func copyTest(res *engine.StreamResult, size int64) (*record.Test, *record.Netwo
 	if t.MBPerS > 0 {
 		t.IOPS = t.MBPerS * 1e6 / float64(t.BS)
 	}
-	endS, rates := make([]float64, len(res.DriveSeries)), make([]float64, len(res.DriveSeries))
+	series := make([]stats.Interval, len(res.DriveSeries))
 	for i, p := range res.DriveSeries {
-		endS[i], rates[i] = p.TS, p.MBPerS
+		series[i] = stats.Interval{EndS: p.TS, MBPerS: p.MBPerS, IOPS: p.IOPS}
 	}
-	a := stats.AnalyseSustained(endS, rates)
+	// Rounds of one sample at least, and of stats.SteadyMinIOs writes, so a slow drive's
+	// rate is judged rather than the count of 1 MiB writes that fit in a second.
+	a := stats.AnalyseSustained(series, 0)
 	t.Sustained = &record.Sustained{CliffFound: a.CliffFound, CliffAtBytes: a.CliffAtBytes, CliffAtS: a.CliffAtS,
 		BeforeMBPerS: a.BeforeMBPerS, AfterMBPerS: a.AfterMBPerS, DropPct: a.DropPct,
 		SteadyState: a.SteadyState, SteadyMBPerS: a.SteadyMBPerS, WrittenBytes: res.WrittenBytes}

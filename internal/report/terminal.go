@@ -116,6 +116,13 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			p("%s", strings.TrimRight(line, " "))
 		}
 	}
+	if lines := sustainedLines(run); len(lines) > 0 {
+		p("")
+		p("sustained write:")
+		for _, l := range lines {
+			p("  %s", l)
+		}
+	}
 	p("")
 	// A network copy's own account (rates, limit, cliff, temperatures, comparison) follows its
 	// table, in iomark sink's output and iomark show's alike.

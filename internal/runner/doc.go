@@ -1,6 +1,8 @@
 // Package runner runs a profile through the engine and returns a finished result record.
 //
-// Run lays out one shared test file on a directory target, applies the profile's plans
+// Run first decides what the run may do with its target (Decide: the same rules for a
+// directory, a file and a block device, made before any I/O and said through Env.Log,
+// refusals included), then lays out one shared test file on a directory target, applies the profile's plans
 // (package profile: budgets, byte bounds, ramps) to each test, repeats it until its 95%
 // confidence interval is tight or its budget is spent (package stats), samples sensors once
 // a second, and assembles the record.Run: the target and what the probe found, the settings
