@@ -10,7 +10,7 @@ import (
 // and the upload client: none of them may link a database driver or migration library, so a
 // build of them (and the tests of anything that imports them) stays free of SQLite,
 // PostgreSQL and goose.
-var measuring = []string{"record", "engine", "profile", "report", "runner", "advice", "stats", "probe", "upload"}
+var measuring = []string{"record", "engine", "profile", "report", "runner", "advice", "stats", "probe", "upload", "health", "power", "netcopy"}
 
 // databaseCode are import paths, or prefixes of them, that only database code needs.
 var databaseCode = []string{

@@ -17,8 +17,8 @@ const aboveCeilingMargin = 1.05
 // CPU as much as by the drive.
 const cpuBoundShare = 0.85
 
-// EvaluateRun applies the run-time rules to a run's figures and sensor samples, worst first.
-// It never returns nil.
+// EvaluateRun applies the run-time rules to a run's figures and sensor samples, and the
+// health rules to the health the drive reported before it, worst first. It never returns nil.
 func EvaluateRun(r *record.Run) []record.Finding {
 	out := []record.Finding{}
 	if r == nil {
@@ -27,6 +27,7 @@ func EvaluateRun(r *record.Run) []record.Finding {
 	for _, rl := range []func(*record.Run) []record.Finding{aboveCeiling, cpuBound, thermalDrop, throttledDuringRun, noisy} {
 		out = append(out, rl(r)...)
 	}
+	out = append(out, EvaluateHealth(r.Health)...)
 	slices.SortStableFunc(out, func(a, b record.Finding) int { return a.Severity.Rank() - b.Severity.Rank() })
 	return out
 }

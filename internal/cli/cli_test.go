@@ -92,6 +92,35 @@ func TestJobRefusesToWriteAFileItDidNotCreate(t *testing.T) {
 	}
 }
 
+// Issue 11: `iomark run` and `iomark job` refuse a target that does not exist alike (one
+// decision, engine.InspectTarget), naming what does exist, and create nothing.
+func TestRunAndJobRefuseAMissingTargetAlike(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ target, want string }{
+		{dir + "/mnt/usb", "the nearest existing directory is " + dir},
+		{"/dev/iomark-no-such-disk", "`iomark list` shows the drives"},
+		{"/dev/null", "under /dev only block devices are targets"},
+	} {
+		codeRun, _, errRun := runCLI(t, "run", c.target, "--no-save")
+		codeJob, _, errJob := runCLI(t, "job", "--target", c.target, "--rw", "randwrite")
+		for _, r := range []struct {
+			cmd    string
+			code   int
+			stderr string
+		}{{"run", codeRun, errRun}, {"job", codeJob, errJob}} {
+			if r.code != exitFailure || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("%s %s: exit %d, stderr %q; want exit %d saying %q", r.cmd, c.target, r.code, r.stderr, exitFailure, c.want)
+			}
+			if strings.Contains(r.stderr, "measuring anyway") {
+				t.Errorf("%s %s: said it would measure before refusing: %q", r.cmd, c.target, r.stderr)
+			}
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("a refused command created %v", ents)
+	}
+}
+
 // TestMeasuredBefore: a run that stopped early never speaks of "the figures above" when it
 // measured nothing.
 func TestMeasuredBefore(t *testing.T) {

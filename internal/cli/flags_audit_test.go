@@ -37,6 +37,9 @@ var messagesReach = map[string][]string{
 	"stats":    {"run", "job", "show", "export", "compare"},
 	"store":    {"run", "history", "show", "export", "compare", "submit", "serve"},
 	"upload":   {"run", "submit"},
+	// health's notes are printed by info and list, and kept in run records; the one naming a
+	// flag (--no-ioctl) is made only when that flag was given, which only info and list have.
+	"health": {"info", "list"},
 	// Test infrastructure: its messages reach tests, never a command.
 	"lab":     nil,
 	"qemulab": nil,

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/iomark/iomark/internal/advice"
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/report"
@@ -19,6 +20,7 @@ func init() { subcommands = append(subcommands, newInfoCmd) }
 // the findings beside it.
 type infoResult struct {
 	*probe.Report
+	Health   *health.Health   `json:"health,omitempty"`
 	Findings []record.Finding `json:"findings"`
 }
 
@@ -61,9 +63,11 @@ func newInfoCmd() *cobra.Command {
 		Long: `info resolves TARGET (a directory, a file, a partition or a disk such as /dev/sda1 or
 just sda1; default the current directory) to its mount, filesystem, partition and whole disk,
 walks the chain from the drive to the CPU (SD bus, USB, PCIe, SATA), names the slowest hop's
-practical ceiling and lists findings with their fix. It reads sysfs and procfs and never
-writes; the only command it may send to a drive is ATA IDENTIFY through a USB-SATA bridge,
-bounded by --timeout (--no-ioctl skips it).`,
+practical ceiling, asks the drive for its health (wear, errors, temperature: docs/health.md)
+and lists findings with their fix. It reads sysfs and procfs and never writes; the only
+commands it sends to a drive are read-only queries (ATA IDENTIFY and SMART reads, directly
+or through a USB-SATA bridge; the NVMe health log page), each bounded by --timeout
+(--no-ioctl sends none).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o, err := f.options()
@@ -81,14 +85,15 @@ bounded by --timeout (--no-ioctl skips it).`,
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
-			res := infoResult{Report: r, Findings: advice.Sorted(append(advice.Evaluate(r), verifyFindings(cmd.Context(), dsn, r)...))}
+			h := health.Read(r, o)
+			res := infoResult{Report: r, Health: h, Findings: advice.Sorted(append(advice.EvaluateDrive(r, h), verifyFindings(cmd.Context(), dsn, r)...))}
 			out := cmd.OutOrStdout()
 			if f.json {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(res)
 			}
-			return report.Info(out, r, res.Findings)
+			return report.Info(out, r, h, res.Findings)
 		},
 	}
 	f.add(cmd)
@@ -96,6 +101,6 @@ bounded by --timeout (--no-ioctl skips it).`,
 		"estimate the erase block (allocation unit) of the disk TARGET from read timing, and check its partitions against it (reads only; about 10 s)")
 	addDBFlag(cmd, &dsn)
 	cmd.Flags().BoolVar(&f.noIoctl, "no-ioctl", false,
-		"send no command to the drive (skips ATA IDENTIFY through a USB bridge); identification from sysfs only")
+		"send no command to the drive (no ATA IDENTIFY through a USB bridge, no health query); sysfs only")
 	return cmd
 }

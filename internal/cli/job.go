@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/iomark/iomark/internal/engine"
@@ -50,10 +51,11 @@ func newJobCmd() *cobra.Command {
 		Short: "Run one fio-like I/O job and measure it",
 		Long: `Run one I/O job against a file, a directory or a block device.
 
-A directory gets a temporary test file, removed at the end (also on error and Ctrl-C).
-A file is created and laid out with real data first if needed; an existing file that
-iomark did not create is only written with --destructive. A block device is read-only
-unless --destructive --confirm DEVICE names it again, and is never written while mounted.
+A directory gets a temporary test file, removed at the end (also on error and Ctrl-C;
+unnamed where the filesystem allows it, so nothing is left even after kill -9). A file
+must exist (iomark creates no path but its own test files); one that iomark did not create
+is only written with --destructive. A block device is read-only unless --destructive
+--confirm DEVICE names it again, and is never written while mounted.
 
 Bounds: --runtime stops after that long, --size bounds both the region I/O is spread over
 and the bytes transferred (the first bound reached ends the job; --time-based makes --size
@@ -69,7 +71,7 @@ file or device). Sizes take k, m, g, t suffixes (powers of 1024). MB/s is 10^6 b
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", ".", "file, directory or block device to test")
+	fl.StringVar(&f.target, "target", ".", "existing directory, file or block device to test")
 	fl.StringVar(&f.rw, "rw", "randread", "pattern: read, write, randread, randwrite or randrw")
 	fl.IntVar(&f.rwmixRead, "rwmix-read", 50, "percent of reads in randrw")
 	fl.StringVar(&f.bs, "bs", "4k", "block size, 512 to 16m")
@@ -166,6 +168,9 @@ func runJob(cmd *cobra.Command, f *jobFlags) error {
 	if err != nil {
 		if errors.Is(err, engine.ErrInterrupted) {
 			return withExit(exitInterrupted, err)
+		}
+		if errors.Is(err, engine.ErrNoSpace) || errors.Is(err, unix.ENOSPC) {
+			err = fmt.Errorf("%w (or give a smaller --size)", err)
 		}
 		return withExit(exitFailure, err)
 	}

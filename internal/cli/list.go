@@ -2,9 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/spf13/cobra"
 
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/report"
 )
@@ -17,8 +19,10 @@ func newListCmd() *cobra.Command {
 		Use:   "list",
 		Short: "Show every block device with its identity, link and ceiling",
 		Long: `list shows each whole disk (empty loop devices and RAM disks left out) with its class,
-capacity, model, first link hop, practical ceiling and mount points. It reads sysfs only and
-sends no command to any drive.`,
+capacity, model, first link hop, practical ceiling, mount points and health (wear, errors:
+docs/health.md). Identification reads sysfs only; the health column asks each drive with
+read-only queries (the NVMe health log, ATA SMART reads), all drives at once, each bounded by
+--timeout; --no-ioctl sends no command and leaves the column empty.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := f.options()
@@ -29,18 +33,41 @@ sends no command to any drive.`,
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
+			rows := listHealth(entries, o)
 			out := cmd.OutOrStdout()
 			if f.json {
-				if entries == nil {
-					entries = []probe.ListEntry{}
-				}
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(entries)
+				return enc.Encode(rows)
 			}
-			return report.List(out, entries)
+			return report.List(out, rows)
 		},
 	}
 	f.add(cmd)
+	cmd.Flags().BoolVar(&f.noIoctl, "no-ioctl", false, "send no command to any drive: no health column")
 	return cmd
+}
+
+// listHealth asks every disk for its health at once (each query is bounded by the probe
+// timeout, so the list waits at most about one timeout), unless o.NoIoctl.
+func listHealth(entries []probe.ListEntry, o probe.Options) []report.ListRow {
+	rows := make([]report.ListRow, len(entries))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		rows[i].ListEntry = e
+		if o.NoIoctl {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rep, err := probe.Probe("/dev/"+e.Name, o)
+			if err != nil {
+				return
+			}
+			rows[i].Health = health.Read(rep, o)
+		}()
+	}
+	wg.Wait()
+	return rows
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/health"
+	"github.com/iomark/iomark/internal/power"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
@@ -42,6 +44,7 @@ type runFlags struct {
 	confirm     string
 	latency     bool
 	submit      string
+	powerWatts  float64
 }
 
 func newRunCmd() *cobra.Command {
@@ -54,10 +57,14 @@ and its link, measure it (warm-up discarded, each figure repeated until its 95% 
 interval is within ±5% or its time budget is spent), explain the figures with findings,
 save the run in the local results database and print it.
 
-A directory gets one test file, laid out once and removed at the end (also on error and
-Ctrl-C). A block device is only read unless --destructive --confirm DEVICE names it again.
-Ctrl-C stops at once and keeps what was measured. Every run prints the bytes it wrote and
-how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/methodology.md).`,
+TARGET must exist: iomark creates nothing but its own test file. A directory gets one test
+file, laid out once and removed at the end (also on error and Ctrl-C; unnamed where the
+filesystem allows it, so not even kill -9 leaves it behind). A block device, or a file
+iomark did not create, is only read unless --destructive (and for a device --confirm
+DEVICE) allows writing. What the run will do, which tests it skips and the most it will
+write (the profile's byte budget, at most what the tool it mirrors writes) are said before
+it starts. Ctrl-C stops at once and keeps what was measured. Every run prints the bytes it
+wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/methodology.md).`,
 		Example: `  iomark run                          # the quick profile on the current directory
   iomark run /mnt/ssd --profile pibenchmarks
   iomark run /media/pi/card --profile a2 --json > card.json
@@ -80,10 +87,11 @@ how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + ` (docs/me
 	addDBFlag(cmd, &f.dsn)
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save the run in the results database")
 	fl.StringVar(&f.engine, "engine", "", "force an I/O engine for every test: psync or io_uring (default: each test's own, io_uring where it works)")
-	fl.BoolVar(&f.destructive, "destructive", false, "allow writing to a block device TARGET (destroys its data)")
+	fl.BoolVar(&f.destructive, "destructive", false, "allow writing to a block device TARGET (destroys its data) or to a file iomark did not create")
 	fl.StringVar(&f.confirm, "confirm", "", "the block device again, to confirm --destructive")
 	fl.BoolVar(&f.latency, "latency", false, "show latency percentiles of every test")
 	fl.StringVar(&f.submit, "submit", "", "upload the result to the results server at URL (opt-in; hostnames and paths are never sent)")
+	fl.Float64Var(&f.powerWatts, "power-watts", 0, "the power a meter showed during the run (W), kept as every test's power when the machine reports none (docs/power.md)")
 	return cmd
 }
 
@@ -97,6 +105,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	}
 	if f.price < 0 {
 		return usageError("--price cannot be negative")
+	}
+	if f.powerWatts < 0 || f.powerWatts > 10000 {
+		return usageError("--power-watts %v: give the watts your meter showed (e.g. 6.4)", f.powerWatts)
 	}
 	if f.confirm != "" && !f.destructive {
 		return usageError("--confirm only counts with --destructive")
@@ -116,6 +127,11 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if err != nil {
 		return withExit(exitFailure, err)
 	}
+	// What the run may do is decided before anything else, so a refusal comes first.
+	decision, err := runner.Decide(*p, runner.Env{Target: abs, Destructive: f.destructive, Confirm: f.confirm})
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
 	popts := probe.Options{}
 	rep, perr := probe.Probe(abs, popts)
 	if perr != nil {
@@ -128,18 +144,16 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 			progress.clear()
 			fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
 		},
-		Destructive: f.destructive, Confirm: f.confirm, Engine: engine.Engine(f.engine),
+		Destructive: f.destructive, Confirm: f.confirm, Decision: decision, Engine: engine.Engine(f.engine),
 		ToolVersion: Version(), ToolCommit: Commit()}
 	if f.price > 0 {
 		env.PriceUSD = &f.price
 	}
 	if rep != nil {
-		sampler := probe.NewSampler(rep, popts)
-		env.Sensors = func() record.SensorSample {
-			r := sampler.Read()
-			return record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
-		}
+		env.Health = health.Read(rep, popts)
 	}
+	env.Power, env.Sensors = runSensors(rep, popts, f.powerWatts)
+	noPowerNote(stderr, env.Power, popts)
 	rec, runErr := runner.Run(ctx, *p, env)
 	progress.clear()
 	if rec == nil {
@@ -196,6 +210,58 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		return withExit(exitFailure, submitErr)
 	}
 	return nil
+}
+
+// runSensors composes what a run samples once a second: the probe's temperatures and
+// throttling, and the power source the machine has (or the meter reading, which is not
+// sampled: it stands for every test).
+func runSensors(rep *probe.Report, o probe.Options, meterWatts float64) (*record.Power, func() record.SensorSample) {
+	var ps power.Sampler
+	var pw *record.Power
+	if meterWatts > 0 {
+		ps = power.Meter(meterWatts)
+	} else {
+		ps = power.Find(o)
+	}
+	if ps != nil {
+		info := ps.Info()
+		pw = &record.Power{Source: info.Source, Sensor: info.Sensor, Scope: info.Scope}
+		if meterWatts > 0 {
+			pw.MeterWatts = &meterWatts
+			ps = nil
+		}
+	}
+	var sampler *probe.Sampler
+	if rep != nil {
+		sampler = probe.NewSampler(rep, o)
+	}
+	if sampler == nil && ps == nil {
+		return pw, nil
+	}
+	return pw, func() record.SensorSample {
+		var s record.SensorSample
+		if sampler != nil {
+			r := sampler.Read()
+			s = record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
+		}
+		if ps != nil {
+			if w, ok := ps.Watts(); ok {
+				s.PowerW = &w
+			}
+		}
+		return s
+	}
+}
+
+// noPowerNote tells the user why a run has no power figures when the machine has a reading
+// that is not a measurement (a USB-C port's negotiated contract).
+func noPowerNote(stderr io.Writer, pw *record.Power, o probe.Options) {
+	if pw != nil {
+		return
+	}
+	if note := power.PDNote(o); note != "" {
+		fmt.Fprintf(stderr, "iomark: no power figures: %s\n", note)
+	}
 }
 
 // measuredBefore says what a run that stopped early printed: never "the figures above" when

@@ -154,3 +154,26 @@ func httpGet(t *testing.T, u string) string {
 	}
 	return string(b)
 }
+
+// Issue 11: a directory without room for the test file is refused before anything is
+// written, saying what the user of `run` can do — never "give a smaller --size", a flag run
+// does not have — while `job`, which has --size, still suggests it.
+func TestNoRoomNamesOnlyFlagsTheCommandHas(t *testing.T) {
+	needDrives(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "cli-full", SizeMB: 160, FS: "ext4"})
+	filler := filepath.Join(d.Mnt, "filler")
+	if err := os.WriteFile(filler, make([]byte, 100<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "run", d.Mnt, "--no-save")
+	if code != exitFailure || !strings.Contains(errOut, "free") || strings.Contains(errOut, "--size") || strings.Contains(errOut, "laying out") {
+		t.Errorf("run: exit %d, stderr %q: want a refusal about free space, before any layout, naming no --size", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "job", "--target", d.Mnt, "--size", "512m", "--rw", "randread")
+	if code != exitFailure || !strings.Contains(errOut, "--size") {
+		t.Errorf("job: exit %d, stderr %q: want the free-space refusal to suggest a smaller --size", code, errOut)
+	}
+	if ents, _ := os.ReadDir(d.Mnt); len(ents) != 2 { // filler and lost+found
+		t.Errorf("left in %s: %v", d.Mnt, ents)
+	}
+}

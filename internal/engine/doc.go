@@ -10,8 +10,11 @@
 // compress or deduplicate (random buffers stamped per 512-byte sector on every write), read
 // targets laid out with real data first (never a hole), uniform block-aligned random offsets.
 //
-// What it must not do: write to a block device that was not named twice (Spec.Destructive and
-// Spec.Confirm), write to a mounted device, leave a test file behind (end, error or signal),
-// return from a job with I/O still in the kernel (a failed I/O ends the job once the rest
-// has completed, with an error naming the operation and offset), or allocate on the I/O path.
+// What it must not do: create any path but its own test files (a target that does not exist
+// is an error, InspectTarget), take anything under /dev but a block device, write to a block
+// device that was not named twice (Spec.Destructive and Spec.Confirm), write to a mounted
+// device, leave a test file behind (end, error or signal; unnamed with O_TMPFILE where the
+// filesystem allows, so not even kill -9 leaves one), return from a job with I/O still in the
+// kernel (a failed I/O ends the job once the rest has completed, with an error naming the
+// operation and offset), or allocate on the I/O path.
 package engine

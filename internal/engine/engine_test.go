@@ -108,6 +108,62 @@ func TestSizeBoundJobTransfersTheBudget(t *testing.T) {
 	}
 }
 
+// Without a ramp the window opens before the first I/O: a byte-bound write job writes its
+// budget exactly and counts all of it (I/O issued before the window opened once went past the
+// bound: 27.5 MiB on tmpfs under load).
+func TestByteBoundWriteWritesItsBudget(t *testing.T) {
+	for _, eng := range []Engine{EnginePsync, EngineIOUring} {
+		t.Run(string(eng), func(t *testing.T) {
+			if eng == EngineIOUring && uringUsable() != nil {
+				t.Skipf("io_uring unavailable here: %v", uringUsable())
+			}
+			s := quickSpec(t.TempDir(), RandWrite)
+			s.Engine = eng
+			s.Runtime, s.Ramp, s.IOBudgetBytes = 0, 0, 4<<20
+			res, err := Run(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Bytes != 4<<20 || res.BytesWritten-res.LayoutBytes != 4<<20 {
+				t.Errorf("measured %d and wrote %d bytes besides the layout, want exactly the 4 MiB budget both", res.Bytes, res.BytesWritten-res.LayoutBytes)
+			}
+		})
+	}
+}
+
+// A ramp bounded by bytes ends when they are spent, however long its time: a byte-bound
+// write job then writes exactly its ramp's bytes and its window's, which is how the runner
+// keeps a profile's byte budget on a drive faster than it planned for (issue 11).
+func TestRampBytesBoundTheRamp(t *testing.T) {
+	for _, eng := range []Engine{EnginePsync, EngineIOUring} {
+		t.Run(string(eng), func(t *testing.T) {
+			if eng == EngineIOUring && uringUsable() != nil {
+				t.Skipf("io_uring unavailable here: %v", uringUsable())
+			}
+			dir := t.TempDir()
+			s := quickSpec(dir, RandWrite)
+			s.Engine = eng
+			// A ramp of an hour would never end by time within the test: only its bytes end it.
+			s.Runtime, s.Ramp, s.RampBytes, s.IOBudgetBytes = 0, time.Hour, 1<<20, 2<<20
+			res, err := Run(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The window counts what completes in it: the budget, and ramp I/Os still in flight
+			// when it opened (at most a queue's worth per job).
+			if inFlight := int64(s.QD * s.Jobs * s.BlockSize); res.Bytes < 2<<20 || res.Bytes > 2<<20+inFlight {
+				t.Errorf("measured %d bytes, want the 2 MiB budget and at most %d bytes issued before the window", res.Bytes, inFlight)
+			}
+			if got, want := res.BytesWritten-res.LayoutBytes, int64(3<<20); got != want {
+				t.Errorf("wrote %d bytes besides the layout, want exactly the ramp's 1 MiB and the window's 2 MiB (%d)", got, want)
+			}
+			if res.RampS >= time.Hour.Seconds() {
+				t.Errorf("ramp_s %.1f: the ramp's bytes did not end it", res.RampS)
+			}
+		})
+	}
+}
+
 func TestInterruptKeepsWhatWasMeasured(t *testing.T) {
 	dir := t.TempDir()
 	s := quickSpec(dir, RandWrite)
@@ -193,30 +249,23 @@ func TestSparseFileIsNotReadAsData(t *testing.T) {
 	}
 }
 
-func TestNamedNewFileIsCreatedKeptAndReused(t *testing.T) {
+// Issue 11: a path that does not exist is never created; the error names what does exist.
+func TestMissingTargetIsRefused(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "iomark.test")
-	s := quickSpec(path, RandWrite)
-	res, err := Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct{ target, want string }{
+		{filepath.Join(dir, "typo", "deeper"), "nearest existing directory is " + dir},
+		{"/dev/iomark-no-such-disk", "iomark list"},
+		{"/dev/null", "not a block device"},
+	} {
+		_, err := Run(context.Background(), quickSpec(c.target, RandWrite))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to say %q", c.target, err, c.want)
+		}
+		if _, err := os.Stat(c.target); c.target != "/dev/null" && !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was created", c.target)
+		}
 	}
-	if res.TargetKind != kindFile || res.LayoutBytes != 8<<20 {
-		t.Fatalf("kind %s layout %d, want a laid-out file", res.TargetKind, res.LayoutBytes)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("a file the user named should be kept: %v", err)
-	}
-	if !hasMark(path) {
-		t.Skip("this filesystem keeps no user xattrs; reuse without --destructive cannot be checked here")
-	}
-	res, err = Run(context.Background(), s) // iomark's own file: no --destructive needed
-	if err != nil {
-		t.Fatalf("second run on iomark's own file: %v", err)
-	}
-	if res.LayoutBytes != 0 {
-		t.Errorf("second run laid out %d bytes again; the file was complete", res.LayoutBytes)
-	}
+	emptyDir(t, dir)
 }
 
 func TestOffsetsAlignedInRegionAndUniform(t *testing.T) {

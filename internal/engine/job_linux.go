@@ -36,6 +36,12 @@ type run struct {
 	hasBudget bool
 	budget    atomic.Int64 // bytes left to transfer in the measured phase
 
+	hasRampBudget bool
+	rampBudget    atomic.Int64 // bytes left to issue in the ramp (Spec.RampBytes)
+	rampOnce      sync.Once
+	rampEnded     chan struct{} // closed when the measured window opens
+	t0            atomic.Int64  // r.now() when the measured window opened, in ns
+
 	stopOnce sync.Once
 	done     chan struct{} // closed when a worker asks the run to end
 	errMu    sync.Mutex
@@ -73,8 +79,25 @@ func (r *run) fail(err error) {
 	r.requestStop()
 }
 
-// claim takes n bytes from the measured-phase budget; false means the budget is spent.
+// endRamp opens the measured window, once: at the end of the ramp's time (measure) or of
+// its bytes (claim).
+func (r *run) endRamp() {
+	r.rampOnce.Do(func() {
+		r.t0.Store(int64(r.now()))
+		r.phase.Store(phaseMeasure)
+		close(r.rampEnded)
+	})
+}
+
+// claim takes n bytes from the ramp's budget, or once it is spent (the I/O claiming it then
+// opens the measured window) from the measured phase's; false means the budget is spent.
 func (r *run) claim(n int) bool {
+	if r.hasRampBudget && r.phase.Load() == phaseRamp {
+		if r.rampBudget.Add(-int64(n)) >= 0 {
+			return true
+		}
+		r.endRamp()
+	}
 	if !r.hasBudget || r.phase.Load() != phaseMeasure {
 		return true
 	}

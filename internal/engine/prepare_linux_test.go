@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -23,8 +24,12 @@ func TestPrepareTestFileGrowRemove(t *testing.T) {
 	if err != nil || fi.Size() != 4<<20 || f.SizeBytes != 4<<20 || f.LayoutBytes != 4<<20 || f.LayoutMBPerS <= 0 {
 		t.Fatalf("file %+v, stat %v %v: want 4 MiB laid out (size rounded down to whole MiB)", f, fi, err)
 	}
-	if filepath.Dir(f.Path) != dir || !hasMark(f.Path) && xattrsWork(dir) {
+	if f.Dir != dir || !hasMark(f.Path) && xattrsWork(dir) {
 		t.Errorf("file %s: want it in %s and marked as iomark's", f.Path, dir)
+	}
+	// ext4 (this test's directory) has O_TMPFILE: the file has no name to leave behind.
+	if ents, _ := os.ReadDir(dir); !f.Unnamed || len(ents) != 0 {
+		t.Errorf("unnamed %v, directory holds %d entries: want an unnamed file and an empty directory", f.Unnamed, len(ents))
 	}
 	n, err := f.Grow(context.Background(), 6<<20, nil, nil)
 	if err != nil || n != 2<<20 || f.SizeBytes != 6<<20 || f.LayoutBytes != 6<<20 {
@@ -44,11 +49,15 @@ func TestPrepareTestFileGrowRemove(t *testing.T) {
 	if err := DropCache(f.Path); err != nil {
 		t.Error(err)
 	}
+	var st unix.Stat_t
+	if err := unix.Stat(f.Path, &st); err != nil {
+		t.Fatal(err)
+	}
 	if err := f.Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(f.Path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("file still there after Remove: %v", err)
+	if fi, err := os.Stat(f.Path); err == nil && fi.Sys().(*syscall.Stat_t).Ino == st.Ino {
+		t.Errorf("file still there after Remove")
 	}
 	if err := f.Remove(); err != nil {
 		t.Errorf("second Remove: %v", err)

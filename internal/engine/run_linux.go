@@ -43,9 +43,8 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	finished := false
 	defer func() {
-		if cerr := tgt.close(finished); cerr != nil && err == nil {
+		if cerr := tgt.close(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}()
@@ -64,10 +63,14 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 		}
 	}
 
-	r := &run{spec: &s, tgt: tgt, seed: s.Seed, done: make(chan struct{})}
+	r := &run{spec: &s, tgt: tgt, seed: s.Seed, done: make(chan struct{}), rampEnded: make(chan struct{})}
 	if s.IOBudgetBytes > 0 {
 		r.hasBudget = true
 		r.budget.Store(s.IOBudgetBytes)
+	}
+	if s.Ramp > 0 && s.RampBytes > 0 {
+		r.hasRampBudget = true
+		r.rampBudget.Store(s.RampBytes)
 	}
 	if held := be.workers(&s) * s.Jobs; held <= maxRawWorkers {
 		// The I/O goroutines keep their P through their syscalls (psync's pread/pwrite,
@@ -94,7 +97,6 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 	res.EngineNote = strings.Join(append(nonEmpty(note), r.notes...), "; ")
 	res.LayoutBytes = layoutBytes
 	res.BytesWritten += layoutBytes
-	finished = !res.Interrupted
 	return res, nil
 }
 
@@ -165,6 +167,15 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	s := r.spec
 	var wg sync.WaitGroup
 	r.base = time.Now()
+	var ru0, ru1 unix.Rusage
+	if s.Ramp <= 0 {
+		// No ramp: the window opens before the first I/O, so every I/O is claimed from the
+		// byte budget and counted. Opened after the workers start, the I/O they issued before
+		// it went unbounded: on a loaded machine a fast drive wrote 27.5 MiB past a run's bound
+		// while this goroutine waited for a CPU.
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
+		r.endRamp()
+	}
 	for _, j := range jobs {
 		for w := range j.meters {
 			wg.Add(1)
@@ -183,16 +194,16 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 		ramp := time.NewTimer(s.Ramp)
 		select {
 		case <-ramp.C:
+		case <-r.rampEnded: // its bytes were spent first
 		case <-r.done:
 		case <-ctx.Done():
 			interrupted = true
 		}
 		ramp.Stop()
+		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
+		r.endRamp()
 	}
-	var ru0, ru1 unix.Rusage
-	_ = unix.Getrusage(unix.RUSAGE_SELF, &ru0)
-	t0 := r.now()
-	r.phase.Store(phaseMeasure)
+	t0 := time.Duration(r.t0.Load())
 
 	// The window ends when the runtime is up or a signal comes: I/O still in flight then is
 	// not counted (a throttled queue drains in bursts, which would skew the rate), as fio
@@ -229,7 +240,7 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	res := &Result{
 		Target: r.tgt.path, TargetKind: r.tgt.kind, Pattern: s.Pattern, BlockSize: s.BlockSize,
 		QD: s.QD, Jobs: s.Jobs, Engine: be.name(), Direct: s.Direct,
-		WorkingSetBytes: r.tgt.sizeBytes, RampS: s.Ramp.Seconds(),
+		WorkingSetBytes: r.tgt.sizeBytes, RampS: rampS(s, t0),
 		DurationS: (t1 - t0).Seconds(), Series: series, SeriesIntervalS: s.SeriesInterval.Seconds(),
 		Interrupted: interrupted,
 	}
@@ -244,6 +255,15 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	return res, nil
 }
 
+// rampS is how long the ramp of s lasted, which is less than s.Ramp when its bytes
+// (RampBytes) were spent first.
+func rampS(s *Spec, t0 time.Duration) float64 {
+	if s.Ramp <= 0 {
+		return 0
+	}
+	return min(t0, s.Ramp).Seconds()
+}
+
 // sample waits out the measured window, recording throughput once per interval. It reports
 // whether ctx ended the window (interrupted) and whether time or a signal did (cut), rather
 // than a worker (the byte budget spent, or an error).
@@ -251,7 +271,7 @@ func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) (series 
 	s := r.spec
 	var deadline <-chan time.Time
 	if s.Runtime > 0 {
-		timer := time.NewTimer(s.Runtime)
+		timer := time.NewTimer(max(s.Runtime-(r.now()-t0), 0))
 		defer timer.Stop()
 		deadline = timer.C
 	}

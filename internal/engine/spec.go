@@ -74,6 +74,10 @@ type Spec struct {
 	IOBudgetBytes int64
 	Runtime       time.Duration
 	Ramp          time.Duration // run this long first and discard it
+	// RampBytes also bounds the ramp (0: time alone): it ends once that many bytes were
+	// issued, when that comes before Ramp is up, so a job bounded by bytes writes at most
+	// RampBytes+IOBudgetBytes however fast the drive is or however late a timer fires.
+	RampBytes int64
 
 	Direct     bool // O_DIRECT (default on in the CLI)
 	FsyncEvery int  // fsync after every N writes of a job (0: never)
@@ -138,7 +142,7 @@ func (s *Spec) Validate() error {
 	default:
 		return fmt.Errorf("unknown engine %q: use psync, io_uring or auto", s.Engine)
 	}
-	if s.WorkingSetBytes < 0 || s.IOBudgetBytes < 0 || s.Runtime < 0 || s.Ramp < 0 {
+	if s.WorkingSetBytes < 0 || s.IOBudgetBytes < 0 || s.Runtime < 0 || s.Ramp < 0 || s.RampBytes < 0 {
 		return fmt.Errorf("sizes and durations cannot be negative")
 	}
 	if s.WorkingSetBytes > 0 && s.WorkingSetBytes < int64(s.BlockSize) {

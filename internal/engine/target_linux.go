@@ -31,33 +31,29 @@ type target struct {
 	align       int   // offset and length alignment direct I/O needs, in bytes
 	sizeBytes   int64 // working set: I/O stays in [0, sizeBytes)
 	needsLayout bool  // holes (or missing bytes) must be filled with data before reads
-	created     bool  // this run created the file
-	removeAtEnd bool  // a temporary file in a directory target
+	unlink      bool  // a named temporary file in a directory target, removed at close
 }
 
-// openTarget opens spec.Target for the job, enforcing the safety rules: block devices are
-// read-only unless named twice, mounted devices are never written, and files iomark did not
-// create are overwritten only with --destructive.
+// openTarget opens spec.Target for the job, enforcing the safety rules (InspectTarget,
+// WriteRefusal): a path that does not exist is refused, block devices are read-only unless
+// named twice, mounted devices are never written, and files iomark did not create are
+// overwritten only with --destructive.
 func openTarget(s *Spec) (*target, error) {
-	fi, err := os.Stat(s.Target)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return createFile(s, s.Target, false)
-	case err != nil:
-		return nil, fmt.Errorf("target %s: %w", s.Target, err)
-	case fi.IsDir():
-		name := fmt.Sprintf(".iomark-job-%d-%x.tmp", os.Getpid(), newSeed()&0xffffff)
-		t, err := createFile(s, filepath.Join(s.Target, name), true)
+	info, err := InspectTarget(s.Target)
+	if err != nil {
+		return nil, err
+	}
+	switch info.Kind {
+	case kindDir:
+		t, err := createTestFile(s, s.Target)
 		if t != nil {
 			t.kind = kindDir
 		}
 		return t, err
-	case fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0:
-		return openBlock(s)
-	case fi.Mode().IsRegular():
-		return openExistingFile(s, fi.Size())
+	case kindBlock:
+		return openBlock(s, info)
 	default:
-		return nil, fmt.Errorf("target %s is neither a file, a directory nor a block device", s.Target)
+		return openExistingFile(s, info)
 	}
 }
 
@@ -74,15 +70,16 @@ func openFlags(s *Spec, write bool) int {
 	return f
 }
 
-// createFile makes a new test file at path. temp files (in a directory target) are removed at
-// the end of the job; a file the user named is kept on success for the next run.
-func createFile(s *Spec, path string, temp bool) (*target, error) {
-	dir := filepath.Dir(path)
+// createTestFile makes a new test file in dir, removed at the end of the job: unnamed
+// (O_TMPFILE) where the filesystem allows it, so nothing survives a crash or kill -9; else a
+// hidden named file, whose leftovers a later run removes (SweepLeftovers).
+func createTestFile(s *Spec, dir string) (*target, error) {
 	ws := s.WorkingSetBytes
 	if ws == 0 {
 		ws = DefaultWorkingSetBytes
 	}
 	ws -= ws % int64(s.BlockSize)
+	SweepLeftovers(dir, s.Log)
 	if err := checkFreeSpace(dir, ws); err != nil {
 		return nil, err
 	}
@@ -93,21 +90,20 @@ func createFile(s *Spec, path string, temp bool) (*target, error) {
 	if err := checkAlign(s, align); err != nil {
 		return nil, err
 	}
-	fd, err := unix.Open(path, openFlags(s, true)|unix.O_CREAT|unix.O_EXCL, 0o600)
+	f, err := newTempFile(dir, "job", openFlags(s, true))
 	if err != nil {
-		return nil, openError(path, s.Direct, err)
+		return nil, openError(dir, s.Direct, err)
 	}
-	_ = unix.Fsetxattr(fd, xattrMark, []byte("test-file"), 0) // best effort: not every fs has user xattrs
-	return &target{kind: kindFile, path: path, fd: fd, direct: s.Direct, align: align,
-		sizeBytes: ws, needsLayout: true, created: true, removeAtEnd: temp}, nil
+	return &target{kind: kindFile, path: f.name, fd: f.fd, direct: s.Direct, align: align,
+		sizeBytes: ws, needsLayout: true, unlink: f.named}, nil
 }
 
 // openExistingFile opens a regular file the user named.
-func openExistingFile(s *Spec, size int64) (*target, error) {
-	marked := hasMark(s.Target)
-	mayWrite := marked || s.Destructive
+func openExistingFile(s *Spec, info TargetInfo) (*target, error) {
+	size := info.SizeBytes
+	mayWrite := info.WriteRefusal(s.Destructive, s.Confirm) == nil
 	if s.Pattern.Writes() && !mayWrite {
-		return nil, fmt.Errorf("%s exists and iomark did not create it: writing would overwrite its contents — pass --destructive to allow that, or name a directory (iomark then uses a temporary file)", s.Target)
+		return nil, info.WriteRefusal(s.Destructive, s.Confirm)
 	}
 	ws := s.WorkingSetBytes
 	if ws == 0 {
@@ -116,7 +112,7 @@ func openExistingFile(s *Spec, size int64) (*target, error) {
 	ws -= ws % int64(s.BlockSize)
 	if ws < int64(s.BlockSize) {
 		if !mayWrite {
-			return nil, fmt.Errorf("%s is smaller than one block (%s): give a larger file, or let iomark lay one out (`iomark job --size N --destructive`)", s.Target, FormatSize(int64(s.BlockSize)))
+			return nil, fmt.Errorf("%s is smaller than one block (%s): give a larger file or a directory (iomark then uses a test file of its own), or let iomark lay one out (`iomark job --size N --destructive`)", s.Target, FormatSize(int64(s.BlockSize)))
 		}
 		ws = DefaultWorkingSetBytes
 	}
@@ -134,7 +130,7 @@ func openExistingFile(s *Spec, size int64) (*target, error) {
 	if err != nil {
 		return nil, openError(s.Target, s.Direct, err)
 	}
-	t := &target{kind: kindFile, path: s.Target, fd: fd, direct: s.Direct, align: align, sizeBytes: ws}
+	t := &target{kind: kindFile, path: displayName(s.Target), fd: fd, direct: s.Direct, align: align, sizeBytes: ws}
 	t.needsLayout = ws > size || hasHole(fd, ws)
 	if t.needsLayout && s.Pattern.Reads() && !mayWrite {
 		unix.Close(fd)
@@ -150,21 +146,11 @@ func openExistingFile(s *Spec, size int64) (*target, error) {
 
 // openBlock opens a block device: read-only unless --destructive and --confirm name it, and
 // never for writing while it or one of its partitions is mounted or in use.
-func openBlock(s *Spec) (*target, error) {
-	var st unix.Stat_t
-	if err := unix.Stat(s.Target, &st); err != nil {
-		return nil, fmt.Errorf("target %s: %w", s.Target, err)
-	}
+func openBlock(s *Spec, info TargetInfo) (*target, error) {
 	write := s.Pattern.Writes()
 	if write {
-		if !s.Destructive {
-			return nil, fmt.Errorf("%s is a block device: writing to it destroys its data — to allow it, pass --destructive --confirm %s; to benchmark without losing data, name a directory on a filesystem of that drive", s.Target, s.Target)
-		}
-		if !sameDevice(s.Confirm, st.Rdev) {
-			return nil, fmt.Errorf("--confirm %q does not name %s: give --confirm %s to allow destroying its data", s.Confirm, s.Target, s.Target)
-		}
-		if why := deviceInUse(st.Rdev); why != "" {
-			return nil, fmt.Errorf("%s is in use (%s): iomark never writes to a mounted or used device — unmount it first", s.Target, why)
+		if err := info.WriteRefusal(s.Destructive, s.Confirm); err != nil {
+			return nil, err
 		}
 	}
 	flags := openFlags(s, write)
@@ -208,11 +194,11 @@ func openBlock(s *Spec) (*target, error) {
 	return t, nil
 }
 
-// close releases the target; a file this run created is removed when it was temporary or when
-// the job did not finish (failed or interrupted), so nothing is left behind.
-func (t *target) close(finished bool) error {
+// close releases the target. A test file this job created in a directory is gone once its
+// descriptor closes (unnamed), or removed here (named), whether the job finished or not.
+func (t *target) close() error {
 	err := unix.Close(t.fd)
-	if t.created && (t.removeAtEnd || !finished) {
+	if t.unlink {
 		if rmErr := os.Remove(t.path); rmErr != nil && !errors.Is(rmErr, os.ErrNotExist) {
 			return fmt.Errorf("removing test file %s: %w — remove it by hand", t.path, rmErr)
 		}
@@ -258,6 +244,10 @@ func checkAlign(s *Spec, align int) error {
 	return nil
 }
 
+// ErrNoSpace marks a test file that does not fit the free space of its filesystem; each
+// command adds what its user can do about it (a smaller --size for `iomark job`).
+var ErrNoSpace = errors.New("not enough free space")
+
 func checkFreeSpace(dir string, need int64) error {
 	var st unix.Statfs_t
 	if err := unix.Statfs(dir, &st); err != nil {
@@ -267,12 +257,40 @@ func checkFreeSpace(dir string, need int64) error {
 		return fmt.Errorf("%s is on a read-only filesystem: pick a writable directory, or remount it read-write", dir)
 	}
 	avail := int64(st.Bavail) * int64(st.Bsize)
-	// Leave the filesystem room of its own: 64 MiB, or 5% of a small filesystem.
-	margin := min(int64(64<<20), int64(st.Blocks)*int64(st.Bsize)/20)
+	margin := freeMargin(st)
 	if avail < need+margin {
-		return fmt.Errorf("%s has %s free; the test file needs %s plus %s to spare — free some space there, or test a directory on a filesystem with more room", dir, human(avail), human(need), human(margin))
+		return fmt.Errorf("%s has %s free; the test file needs %s plus %s to spare (%w) — free some space there, or test a directory on a filesystem with more room", dir, human(avail), human(need), human(margin), ErrNoSpace)
 	}
 	return nil
+}
+
+// freeMargin is the room a test file leaves its filesystem: 64 MiB, or 5% of a small one.
+func freeMargin(st unix.Statfs_t) int64 {
+	return min(int64(64<<20), int64(st.Blocks)*int64(st.Bsize)/20)
+}
+
+// Space is the room a test file has in a directory.
+type Space struct {
+	// FreeBytes is what a test file may take: the space available less MarginBytes, the
+	// room kept for the filesystem itself, with the Leftovers of earlier runs (which a run
+	// removes first) counted as free.
+	FreeBytes, MarginBytes int64
+	ReadOnly               bool
+	Leftovers              []Leftover
+}
+
+// FreeSpace is the room a test file has in dir.
+func FreeSpace(dir string) (Space, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return Space{}, fmt.Errorf("directory %s: %w", dir, err)
+	}
+	s := Space{MarginBytes: freeMargin(st), ReadOnly: st.Flags&unix.ST_RDONLY != 0, Leftovers: FindLeftovers(dir)}
+	s.FreeBytes = int64(st.Bavail)*int64(st.Bsize) - s.MarginBytes
+	for _, l := range s.Leftovers {
+		s.FreeBytes += l.SizeBytes
+	}
+	return s, nil
 }
 
 func hasMark(path string) bool {

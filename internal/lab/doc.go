@@ -21,6 +21,9 @@
 // PID of the process that made them, and Up first sweeps drives whose process died before
 // Down (SweepOrphans); drives made by scripts/lab/drive.sh are never swept.
 //
+// PassthroughFS mounts a FUSE passthrough of a directory (go-fuse, served in the test
+// process): a filesystem without O_TMPFILE, as vfat and exfat are on users' drives.
+//
 // It is support code for tests and bench programs only and must never be imported by
 // cmd/iomark or any package it links: it execs losetup, mkfs.ext4, mount, umount and fio
 // (test-time tools from util-linux, e2fsprogs and fio), and testing.go imports package

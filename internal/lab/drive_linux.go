@@ -96,6 +96,19 @@ func (d *Drive) SetLimits(readIOPS, writeIOPS, readMBps, writeMBps int) error {
 	return nil
 }
 
+// LazyUnmount detaches the drive's filesystem as `umount -l` does, while files open on it
+// keep it alive: what a user does to a drive still in use. Down then skips the unmount.
+func (d *Drive) LazyUnmount() error {
+	if !d.mounted {
+		return fmt.Errorf("lab: drive %s has no mounted filesystem", d.Spec.Name)
+	}
+	if _, err := run("umount", "-l", d.Mnt); err != nil {
+		return fmt.Errorf("lab: lazy unmount of %s: %w", d.Mnt, err)
+	}
+	d.mounted = false
+	return nil
+}
+
 // Down unmounts, clears the throttle rules, detaches the loop device and removes the image
 // and mount point, each only if Up made it and Down has not yet undone it: calling it again
 // is harmless, and it never touches a device that is no longer backed by this drive's image.

@@ -33,6 +33,15 @@ func (o Options) timeout() time.Duration {
 	return o.Timeout
 }
 
+// Live reports whether o reads the running system (so ioctls to drives make sense).
+func (o Options) Live() bool { return o.live() }
+
+// ProbeTimeout is the bound of each probe that could block: Timeout, or DefaultTimeout.
+func (o Options) ProbeTimeout() time.Duration { return o.timeout() }
+
+// Path maps an absolute system path such as /sys/block into o.Root.
+func (o Options) Path(abs string) string { return o.path(abs) }
+
 // path maps an absolute system path such as /sys/block into the root.
 func (o Options) path(abs string) string {
 	if o.live() {

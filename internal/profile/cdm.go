@@ -28,6 +28,10 @@ const (
 	cdmMeasureTime = 5 * time.Second
 	cdmPasses      = 5
 	cdmInterval    = 5 * time.Second
+	// cdmMaxWritten bounds the profile on drives fast enough that time bounds little:
+	// CrystalDiskMark writes 30 s of each write test at the drive's rate (peerCrystalDiskMark),
+	// 135 GB on a 1.5 GB/s NVMe drive; iomark's runs stay within that time and this budget.
+	cdmMaxWritten = 4 * GiB
 )
 
 // cdmCase is one row of a CDM preset: sequential or random, block size, queues, threads.
@@ -83,7 +87,8 @@ func cdmTests(cases []cdmCase) []Test {
 
 func cdmProfile(name, title string, cases []cdmCase) *Profile {
 	return &Profile{Name: name, Title: title, Source: "CrystalDiskMark 8 presets (DiskMarkDlg.cpp, SettingsDlg.cpp)",
-		FileBytes: cdmFileBytes, RestBetweenTests: cdmInterval, Tests: cdmTests(cases)}
+		FileBytes: cdmFileBytes, RestBetweenTests: cdmInterval, Tests: cdmTests(cases),
+		MaxBytesWritten: cdmMaxWritten, Peer: peerCrystalDiskMark}
 }
 
 // CDM is CrystalDiskMark's default preset.

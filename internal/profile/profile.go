@@ -36,9 +36,14 @@ type Profile struct {
 	FileBytes int64
 	// MaxDuration bounds the whole run, layout included; 0 is no bound beyond the tests'.
 	MaxDuration time.Duration
-	// MaxBytesWritten bounds what the run writes, layout included; 0 is no bound. Write
-	// tests share what the layout leaves, each repetition capped so the sum stays inside.
+	// MaxBytesWritten bounds what the run writes, layout included (its byte budget, printed
+	// at the start of every run). Write tests share what the layout leaves, each repetition
+	// capped so the sum stays inside; on a drive fast enough for bytes rather than time to
+	// bound a test, its runs are shortened so several still fit (RunBytes).
 	MaxBytesWritten int64
+	// Peer is what the tool the profile mirrors writes: MaxBytesWritten is at most its
+	// Bytes, or for a time-bounded peer each write test runs at most its PerWriteTest.
+	Peer PeerWrites
 	// RestBetweenTests is an idle pause before each test after the first (CDM's interval).
 	RestBetweenTests time.Duration
 	Tests            []Test
@@ -179,6 +184,17 @@ func (p *Profile) Validate() error {
 		if t.RegionBytes > p.FileBytes {
 			return fmt.Errorf("profile %s, test %s: region larger than the test file", p.Name, t.Name)
 		}
+		if pw := p.Peer.PerWriteTest; pw > 0 && t.Writes() && t.Budget > pw {
+			return fmt.Errorf("profile %s, test %s: a budget of %v writes longer than %s's %v per write test", p.Name, t.Name, t.Budget, p.Peer.Tool, pw)
+		}
+	}
+	switch {
+	case p.MaxBytesWritten <= 0 || p.Peer.Tool == "" || p.Peer.Bytes <= 0:
+		return fmt.Errorf("profile %s has no byte budget or no peer to bound it", p.Name)
+	case p.Peer.PerWriteTest == 0 && p.MaxBytesWritten > p.Peer.Bytes:
+		return fmt.Errorf("profile %s may write %s, more than %s's %s", p.Name, engine.FormatSize(p.MaxBytesWritten), p.Peer.Tool, engine.FormatSize(p.Peer.Bytes))
+	case p.FileBytes > p.Peer.Bytes:
+		return fmt.Errorf("profile %s lays out %s, more than %s writes in all", p.Name, engine.FormatSize(p.FileBytes), p.Peer.Tool)
 	}
 	return nil
 }

@@ -212,22 +212,42 @@ func TestWriteAllowanceAndRunBytes(t *testing.T) {
 	if got := WriteShares(Quick().Tests); got != 6 {
 		t.Errorf("quick write shares = %d, want 4+1+1", got)
 	}
-	seqW := Test{Pattern: engine.Write, BlockSize: MiB, MinRuns: 3, WarmUp: time.Second}
-	if got := RunBytes(seqW, 0, 128*MiB); got != 32*MiB {
+	// A slow drive: three full-length runs and the warm-up fit 128 MiB, so the cap is the
+	// allowance over them and leaves full-length runs alone.
+	seqW := Test{Pattern: engine.Write, BlockSize: MiB, MinRuns: 3, MaxRuns: 10, WarmUp: time.Second, RunTime: 3 * time.Second}
+	if got := RunBytes(seqW, RunState{WriteRate: 10e6, Allowance: 128 * MiB, WarmUp: true}); got != 32*MiB {
 		t.Errorf("per-run cap = %d, want 32 MiB (128 MiB over warm-up + 3 runs)", got)
 	}
-	if got := RunBytes(seqW, 0, -1); got != 0 {
+	// A fast drive (or an unknown rate): six shorter runs and the warm-up share it.
+	for _, rate := range []float64{2e9, 0} {
+		if got := RunBytes(seqW, RunState{WriteRate: rate, Allowance: 140 * MiB, WarmUp: true}); got != 20*MiB {
+			t.Errorf("per-run cap at %.0f B/s = %d, want 20 MiB (140 MiB over warm-up + 6 runs)", rate, got)
+		}
+	}
+	withRamp := seqW
+	withRamp.Ramp = 250 * time.Millisecond
+	if got := RunBytes(withRamp, RunState{WriteRate: 2e9, Allowance: 150 * MiB}); got != 20*MiB {
+		t.Errorf("per-run cap with ramps = %d, want 150 MiB over 6 runs of 1.25 each", got)
+	}
+	// Planned again after two of six runs: the 100 MiB left go to the four runs left.
+	if got := RunBytes(withRamp, RunState{WriteRate: 2e9, Allowance: 100 * MiB, RunsDone: 2}); got != 20*MiB {
+		t.Errorf("per-run cap after 2 runs = %d, want 100 MiB over 4 runs of 1.25 each", got)
+	}
+	if got := RunBytes(seqW, RunState{WriteRate: 2e9, Allowance: -1, WarmUp: true}); got != 0 {
 		t.Errorf("unbounded run bytes = %d", got)
 	}
-	dd := Test{Pattern: engine.Write, BlockSize: 4096, MinRuns: 3, RunBytes: 520 * MiB, SizeForSeconds: 5 * time.Second}
-	if got := RunBytes(dd, 20, -1); got != 100_000_000-100_000_000%4096 {
+	dd := Test{Pattern: engine.Write, BlockSize: 4096, MinRuns: 3, MaxRuns: 5, RunBytes: 520 * MiB, SizeForSeconds: 5 * time.Second, RunTime: 30 * time.Second}
+	if got := RunBytes(dd, RunState{LayoutMBPerS: 20, WriteRate: 20e6, Allowance: -1}); got != 100_000_000-100_000_000%4096 {
 		t.Errorf("dd bytes at 20 MB/s = %d, want 5 s worth", got)
 	}
-	if got := RunBytes(dd, 2000, -1); got != 520*MiB {
-		t.Errorf("dd bytes on a fast drive = %d, want dd's 520 MiB", got)
+	if got := RunBytes(dd, RunState{LayoutMBPerS: 2000, WriteRate: 2e9, Allowance: -1}); got != 520*MiB {
+		t.Errorf("dd bytes on a fast drive, no budget = %d, want dd's 520 MiB", got)
+	}
+	if got := RunBytes(dd, RunState{LayoutMBPerS: 2000, WriteRate: 2e9, Allowance: 500 * MiB}); got != 100*MiB {
+		t.Errorf("dd bytes on a fast drive within 500 MiB = %d, want 5 runs of 100 MiB", got)
 	}
 	read := Test{Pattern: engine.Read, BlockSize: MiB, MinRuns: 3}
-	if got := RunBytes(read, 20, 1); got != 0 {
+	if got := RunBytes(read, RunState{LayoutMBPerS: 20, WriteRate: 20e6, Allowance: 1}); got != 0 {
 		t.Errorf("a read test got a write cap: %d", got)
 	}
 }
@@ -265,6 +285,57 @@ func TestEveryProfileIsBoundedOnMicroSD(t *testing.T) {
 		if e := WorstCase(p, microSD); e.Duration > lim {
 			t.Errorf("%s may take %v on a microSD card, want ≤ %v", name, e.Duration.Round(time.Second), lim)
 		}
+	}
+}
+
+// Issue 11: every profile has a byte budget no larger than what the peer it mirrors writes,
+// and keeps to it on a slow card and on a drive a hundred times faster, where time bounds
+// nothing; there its write tests still get several runs (an interval), not one long run.
+func TestEveryProfileKeepsItsByteBudget(t *testing.T) {
+	fast := DriveModel{ReadMBPerS: 4000, WriteMBPerS: 2000, ReadIOPS: 500000, WriteIOPS: 300000}
+	for _, name := range Names() {
+		p, _ := ByName(name)
+		if p.MaxBytesWritten <= 0 || p.Peer.Tool == "" {
+			t.Errorf("%s: no byte budget or peer", name)
+			continue
+		}
+		if p.Peer.PerWriteTest == 0 && p.MaxBytesWritten > p.Peer.Bytes {
+			t.Errorf("%s: budget %d MiB above %s's %d MiB", name, p.MaxBytesWritten/MiB, p.Peer.Tool, p.Peer.Bytes/MiB)
+		}
+		for _, d := range []struct {
+			name  string
+			model DriveModel
+		}{{"microSD", microSD}, {"fast", fast}} {
+			e := WorstCase(p, d.model)
+			if e.BytesWritten > p.MaxBytesWritten {
+				t.Errorf("%s on the %s drive may write %d MiB, budget %d MiB", name, d.name, e.BytesWritten/MiB, p.MaxBytesWritten/MiB)
+			}
+			// A time-bounded peer writes PerWriteTest of each write test at the drive's rate:
+			// iomark's tests run no longer (Validate), so they write no more.
+			if pw := p.Peer.PerWriteTest; pw > 0 {
+				peer := p.Peer.Bytes
+				for _, tc := range p.Tests {
+					if tc.Writes() {
+						peer += int64(d.model.rate(tc) * pw.Seconds())
+					}
+				}
+				if e.BytesWritten > peer {
+					t.Errorf("%s on the %s drive may write %d MiB, %s %d MiB", name, d.name, e.BytesWritten/MiB, p.Peer.Tool, peer/MiB)
+				}
+			}
+			if d.name != "fast" {
+				continue
+			}
+			for _, tc := range p.Tests {
+				if want := min(tc.MinRuns, tc.MaxRuns); tc.Writes() && e.Runs[tc.Name] < want {
+					t.Errorf("%s %s on a fast drive: %d runs, want at least %d within the budget", name, tc.Name, e.Runs[tc.Name], want)
+				}
+			}
+		}
+	}
+	// Issue 11's report: pibenchmarks wrote 4.79 GB on a fast disk; Storage.sh writes 0.96 GB.
+	if p := PiBenchmarks(); p.MaxBytesWritten > GiB {
+		t.Errorf("pibenchmarks budget %d MiB, want ≤ 1 GiB", p.MaxBytesWritten/MiB)
 	}
 }
 
@@ -316,5 +387,33 @@ func TestRampFor(t *testing.T) {
 		if got := RampFor(c.t, c.runBytes, c.rate); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// The ramp of a write run with a byte bound is bounded by bytes too, a quarter of the run in
+// whole blocks, so a run never writes more than planned however fast the drive turns out.
+func TestRampBytesFor(t *testing.T) {
+	write := Test{Pattern: engine.RandWrite, BlockSize: 4 * KiB, Ramp: 250 * time.Millisecond}
+	cases := []struct {
+		name     string
+		t        Test
+		runBytes int64
+		want     int64
+	}{
+		{"a quarter of the run", write, 32 * MiB, 8 * MiB},
+		{"in whole blocks", write, 10*4*KiB + 512, 8 * KiB},
+		{"less than a block: no ramp", write, 8 * KiB, 0},
+		{"no byte bound: time alone", write, 0, 0},
+		{"reads: time alone", Test{Pattern: engine.RandRead, BlockSize: 4 * KiB, Ramp: time.Second}, 32 * MiB, 0},
+		{"no ramp", Test{Pattern: engine.Write, BlockSize: MiB}, 32 * MiB, 0},
+	}
+	for _, c := range cases {
+		if got := RampBytesFor(c.t, c.runBytes); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+	// A ramp with no room for a block is left out rather than left unbounded.
+	if got := RampFor(write, 8*KiB, 20e6); got != 0 {
+		t.Errorf("ramp of an 8 KiB run: %v, want none", got)
 	}
 }

@@ -55,7 +55,7 @@ func Quick() *Profile {
 	return &Profile{
 		Name: "quick", Title: "sequential 1M and random 4K at QD1/QD32, about a minute",
 		Source:    "iomark (issue 4): the figures that decide how a Pi feels, in about a minute",
-		FileBytes: quickFileBytes, MaxDuration: quickMaxDuration, MaxBytesWritten: quickMaxWritten,
+		FileBytes: quickFileBytes, MaxDuration: quickMaxDuration, MaxBytesWritten: quickMaxWritten, Peer: peerQuickBound,
 		Score: quickScores,
 		Tests: []Test{
 			t("seq-read-1m", "SEQ1M Q1", engine.Read, MiB, 1, engine.EnginePsync, PrimaryMBPerS),

@@ -36,7 +36,7 @@ func SBCReviews() *Profile {
 	return &Profile{
 		Name: "sbc-reviews", Title: "the 4K/1M random and sequential table of sbc-reviews",
 		Source:    "github.com/geerlingguy/pi-cluster benchmarks/disk-benchmark.sh",
-		FileBytes: sbcFileBytes,
+		FileBytes: sbcFileBytes, MaxBytesWritten: peerDiskBenchmarkSh.Bytes, Peer: peerDiskBenchmarkSh,
 		Tests: []Test{
 			t("rand-read-4k-qd1", "iozone 4K random read", engine.RandRead, 4*KiB),
 			t("rand-write-4k-qd1", "iozone 4K random write", engine.RandWrite, 4*KiB),

@@ -38,6 +38,9 @@ const (
 	sdBudget    = 15 * time.Second
 	// SeqWriteSustained is the name of the a1/a2 sustained sequential write test.
 	SeqWriteSustained = "seq-write-512k-sustained"
+	// sdSeqWriteShare weighs the sustained sequential write's part of the byte budget
+	// against each random write test's: it writes 20 s at the card's sequential rate.
+	sdSeqWriteShare = 8
 	// WarnAppClass is the code of the warnings the a1/a2 check adds to a record: the figures
 	// against the class, and against the class the card claims.
 	WarnAppClass = "app-class"
@@ -61,7 +64,7 @@ func sdTests(deep bool) []Test {
 	return append(ts, Test{Name: SeqWriteSustained, Label: "sustained sequential write 512K",
 		Peer: "SD Physical Layer spec, Application Performance Class", Pattern: engine.Write,
 		BlockSize: 512 * KiB, QD: 1, Jobs: 1, Engine: engine.EnginePsync, EndFsync: true, Primary: PrimaryMBPerS,
-		RunTime: 20 * time.Second, Budget: 25 * time.Second, MinRuns: 1, MaxRuns: 1})
+		RunTime: 20 * time.Second, Budget: 25 * time.Second, MinRuns: 1, MaxRuns: 1, WriteShare: sdSeqWriteShare})
 }
 
 // A1 measures the figures of Application Performance Class 1 and compares them with it and
@@ -77,6 +80,9 @@ func sdProfile(c AppClass, deep bool) *Profile {
 		Title:     fmt.Sprintf("SD Application Performance Class %s: %.0f/%.0f IOPS, %.0f MB/s", c.Name, c.ReadIOPS, c.WriteIOPS, c.SeqWriteMBPerS),
 		Source:    "SD Association Application Performance Class (SD 5.1 A1, SD 6.0 A2)",
 		FileBytes: sdFileBytes, Tests: sdTests(deep),
+		// The peer people run on a Pi to see a card's class: Storage.sh reads the class the
+		// card claims in its SSR and measures its 4 KiB random reads and writes beside it.
+		MaxBytesWritten: peerStorageSh.Bytes, Peer: peerStorageSh,
 		Check: func(tests []record.Test, rep *probe.Report) []record.Warning {
 			var out []record.Warning
 			for _, note := range CheckAppClass(c, tests, claimedAppClass(rep)) {

@@ -36,8 +36,9 @@ const (
 func Sustained() *Profile {
 	return &Profile{
 		Name: "sustained", Title: "write until 8 GiB, 10 min or a settled rate: cache and thermal cliffs",
-		Source:    "iomark (issue 4); steady state per SNIA PTS 2.0.2",
-		FileBytes: MiB, // grown sparse to the write size: the write allocates as a copy does
+		Source:          "iomark (issue 4); steady state per SNIA PTS 2.0.2",
+		FileBytes:       MiB, // grown sparse to the write size: the write allocates as a copy does
+		MaxBytesWritten: sustainedMaxBytes, Peer: peerLargeCopy,
 		Tests: []Test{{Name: SustainedWrite, Label: "sustained sequential write 1M",
 			Peer:    "a large file copy (cp, dd bs=1M oflag=direct)",
 			Pattern: engine.Write, BlockSize: MiB, QD: 1, Jobs: 1, Engine: engine.EnginePsync, EndFsync: true,

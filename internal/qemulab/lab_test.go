@@ -7,12 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 )
 
-// info is `iomark info --json` as a test reads it: the probe report and the findings' ids.
+// info is `iomark info --json` as a test reads it: the probe report, the drive's health and
+// the findings' ids.
 type info struct {
 	probe.Report
+	Health   *health.Health `json:"health"`
 	Findings []struct {
 		ID string `json:"id"`
 	} `json:"findings"`
@@ -240,6 +243,7 @@ func TestQ35Identity(t *testing.T) {
 		t.Errorf("sd: spec version %q, want 3.0x (spec_version=3)", sd.SD.SpecVersion)
 	}
 
+	checkHealth(t, d)
 	checkReplay(t, r, d)
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 )
 
@@ -43,6 +44,12 @@ type Run struct {
 	Queue         *probe.Queue     `json:"queue,omitempty"`
 	CeilingMBPerS float64          `json:"ceiling_mb_per_s,omitempty"`
 	Ceiling       *probe.Ceiling   `json:"ceiling,omitempty"`
+	// Health is what the drive reported about its wear and errors before the run
+	// (docs/health.md); source "none" with a note when it reports nothing.
+	Health *health.Health `json:"health,omitempty"`
+	// Power says where the power figures of the tests and samples come from; absent when
+	// the machine reports no power and none was typed in (docs/power.md).
+	Power *Power `json:"power,omitempty"`
 
 	Tests    []Test         `json:"tests"`
 	Scores   Scores         `json:"scores"`
@@ -92,6 +99,53 @@ type Test struct {
 	Series []engine.Point `json:"series,omitempty"`
 	// Sustained holds the cliff analysis of the sustained profile.
 	Sustained *Sustained `json:"sustained,omitempty"`
+	// PowerW is the mean power drawn during the test (the samples taken while it ran, or
+	// the meter's reading), and EnergyJPerGB that power per 10^9 bytes a second moved: the
+	// energy one GB cost at the test's rate. Absent without a power source.
+	PowerW       *float64 `json:"power_w,omitempty"`
+	EnergyJPerGB *float64 `json:"energy_j_per_gb,omitempty"`
+	// Network holds what a network copy measured besides the drive (profile network-copy).
+	Network *Network `json:"network,omitempty"`
+}
+
+// Power describes the power figures of a run.
+type Power struct {
+	// Source: "hwmon" (a power monitor the kernel exposes), "pi5-pmic" (the Raspberry Pi 5
+	// PMIC's ADC read through the firmware) or "meter" (--power-watts, typed from a meter).
+	Source string `json:"source"`
+	// Sensor names what was read: the hwmon device and channel, the PMIC rails.
+	Sensor string `json:"sensor,omitempty"`
+	// Scope says what the figure covers, e.g. the Pi 5 PMIC's rails leave out the 5 V that
+	// USB ports and HATs draw.
+	Scope string `json:"scope"`
+	// MeterWatts is the --power-watts reading, used as the power of every test.
+	MeterWatts *float64 `json:"meter_watts,omitempty"`
+}
+
+// Network is the network side of a network copy: what arrived, how fast, and which side
+// held the copy back.
+type Network struct {
+	Peer          string  `json:"peer,omitempty"` // the sender's address, without its port
+	ReceivedBytes int64   `json:"received_bytes"`
+	MBPerS        float64 `json:"mb_per_s"` // bytes received per second of the copy, 10^6 B/s
+	// DriveMBPerS is the rate of the writes alone: bytes written per second spent writing.
+	DriveMBPerS float64 `json:"drive_mb_per_s"`
+	// Limit: "drive" when the network outran the drive (the receive buffer was full most of
+	// the time), "network" when the drive waited for data, "balanced" otherwise.
+	Limit string `json:"limit"`
+	// DriveWaitPct and NetworkWaitPct are the shares of the copy's time the writer waited for
+	// data and the receiver waited for buffer room.
+	DriveWaitPct   float64 `json:"drive_wait_pct"`
+	NetworkWaitPct float64 `json:"network_wait_pct"`
+	// LocalSustainedMBPerS is the after-cliff (or steady) rate of the drive's latest local
+	// sustained run on record, for comparison; absent when there is none.
+	LocalSustainedMBPerS *float64 `json:"local_sustained_mb_per_s,omitempty"`
+	LocalRunID           string   `json:"local_run_id,omitempty"`
+	// Series is the per-second network rate, beside the test's drive-rate series.
+	Series []engine.Point `json:"series,omitempty"`
+	// Ended says how the copy ended: "complete", "sender-closed" (the sender stopped
+	// early), "drive-full", "interrupted" or "error".
+	Ended string `json:"ended"`
 }
 
 // Latency is the completion latency summary in microseconds.
@@ -132,4 +186,5 @@ type SensorSample struct {
 	SoCTempC   *float64 `json:"soc_temp_c,omitempty"`
 	DriveTempC *float64 `json:"drive_temp_c,omitempty"`
 	Throttled  string   `json:"throttled,omitempty"` // firmware get_throttled word, hex
+	PowerW     *float64 `json:"power_w,omitempty"`   // from the run's power source (Run.Power)
 }

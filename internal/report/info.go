@@ -5,14 +5,16 @@ import (
 	"io"
 	"strings"
 
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 )
 
 // Info prints `iomark info` for people: the probe report as a tree from the target down to
 // the drive, then the link from the drive up to the CPU with each hop's ceiling, the board,
-// the probe's notes, and the findings with their fix and evidence.
-func Info(w io.Writer, r *probe.Report, findings []record.Finding) error {
+// the probe's notes, what the drive reports about its health (h, may be nil), and the findings
+// with their fix and evidence.
+func Info(w io.Writer, r *probe.Report, h *health.Health, findings []record.Finding) error {
 	if r == nil {
 		return fmt.Errorf("info report: no probe report given")
 	}
@@ -113,6 +115,9 @@ func Info(w io.Writer, r *probe.Report, findings []record.Finding) error {
 	}
 	for _, n := range r.Notes {
 		p("note: %s", n)
+	}
+	for _, line := range healthLines(h) {
+		p("%s", line)
 	}
 	p("")
 	if len(findings) == 0 {
@@ -228,6 +233,41 @@ func detailLines(r *probe.Report) []string {
 		if len(s) > 0 {
 			out = append(out, "queue: "+strings.Join(s, ", "))
 		}
+	}
+	return out
+}
+
+// healthLines describes what the drive reported about itself: one summary line, the
+// temperature and note when there are any.
+func healthLines(h *health.Health) []string {
+	if h == nil {
+		return nil
+	}
+	if h.Source == health.SourceNone {
+		return []string{"", "health: not reported — " + h.Note}
+	}
+	out := []string{"", fmt.Sprintf("health (%s): %s", h.Source, h.Summary())}
+	var more []string
+	if h.TemperatureC != nil {
+		more = append(more, fmt.Sprintf("%.0f °C", *h.TemperatureC))
+	}
+	if h.MediaErrors != nil {
+		more = append(more, fmt.Sprintf("%d media errors", *h.MediaErrors))
+	}
+	if h.AvailableSparePct != nil {
+		more = append(more, fmt.Sprintf("spare %d%%", *h.AvailableSparePct))
+	}
+	if h.PercentageUsedBasis != "" {
+		more = append(more, "wear from "+h.PercentageUsedBasis)
+	}
+	if h.Family != "" {
+		more = append(more, "attribute table "+h.Family)
+	}
+	if len(more) > 0 {
+		out = append(out, "  "+strings.Join(more, ", "))
+	}
+	if h.Note != "" {
+		out = append(out, "  note: "+h.Note)
 	}
 	return out
 }

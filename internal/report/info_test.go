@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/stats"
 )
@@ -31,13 +33,22 @@ func TestInfoGolden(t *testing.T) {
 		{"pi4-microsd", "/", "info.microsd.golden"},
 	} {
 		r := probeFixture(t, c.fixture, c.target)
+		// What the drive says about itself: the NVMe of the checkbox-102 log (internal/health
+		// fixtures), and what health.Read says of the others (an SD card reports nothing).
+		h := health.Read(r, probe.Options{Root: filepath.Join("..", "probe", "testdata", c.fixture)})
+		if r.NVMe != nil {
+			used, hours, written, media, temp := 3, uint64(6726), uint64(64768925*512000), uint64(0), 30.0
+			h = &health.Health{Source: health.SourceNVMe, PercentageUsed: &used, PercentageUsedBasis: "NVMe Percentage Used",
+				PowerOnHours: &hours, DataWrittenBytes: &written, MediaErrors: &media, TemperatureC: &temp, CriticalWarnings: []string{}}
+		}
+		findings := append(advice.Evaluate(r), advice.EvaluateHealth(h)...)
 		var b bytes.Buffer
-		if err := Info(&b, r, advice.Evaluate(r)); err != nil {
+		if err := Info(&b, r, h, findings); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, c.golden, b.Bytes())
 	}
-	if err := Info(&bytes.Buffer{}, nil, nil); err == nil {
+	if err := Info(&bytes.Buffer{}, nil, nil, nil); err == nil {
 		t.Error("Info of no report succeeded")
 	}
 }
@@ -51,11 +62,31 @@ func TestListGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var rows []ListRow
+	for _, e := range append(entries, more...) {
+		rows = append(rows, ListRow{ListEntry: e, Health: health.Read(nil, probe.Options{})})
+	}
+	// The NVMe drive of the fixture as the checkbox-102 log reads it (internal/health).
+	used, hours, written := 3, uint64(6726), uint64(64768925*512000)
+	rows[0].Health = &health.Health{Source: health.SourceNVMe, PercentageUsed: &used, PowerOnHours: &hours,
+		DataWrittenBytes: &written, CriticalWarnings: []string{}}
 	var b bytes.Buffer
-	if err := List(&b, append(entries, more...)); err != nil {
+	if err := List(&b, rows); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "list.golden", b.Bytes())
+
+	// list --no-ioctl asks no drive: no health column at all.
+	for i := range rows {
+		rows[i].Health = nil
+	}
+	b.Reset()
+	if err := List(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "HEALTH") || !strings.Contains(b.String(), "MOUNTED ON") {
+		t.Errorf("list without health:\n%s", b.String())
+	}
 }
 
 // TestJobGolden prints `iomark job` for a mixed random job with fsyncs, laid out first, and

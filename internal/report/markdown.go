@@ -46,6 +46,16 @@ func writeMarkdown(b *strings.Builder, v runView) {
 		b.WriteString("\nMB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; ±CI95 is the half-width of the 95% confidence " +
 			"interval of the median; link ceiling is MB/s as a share of the slowest hop's ceiling.\n")
 	}
+	if len(v.Sustained) > 0 {
+		b.WriteString("\n## Sustained write\n\n")
+		for _, l := range v.Sustained {
+			if strings.HasPrefix(l, "  ") {
+				fmt.Fprintf(b, "  - %s\n", mdEscape(strings.TrimSpace(l)))
+			} else {
+				fmt.Fprintf(b, "- %s\n", mdEscape(l))
+			}
+		}
+	}
 	if len(v.SBCRows) > 0 {
 		b.WriteString("\n## sbc-reviews table\n\n")
 		b.WriteString(mdTable(v.SBCHeader, v.SBCRows))

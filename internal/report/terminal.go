@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -55,6 +56,21 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 		p("link:    not identified")
 	}
 	p("ceiling: %s", ceilingLine(run))
+	if h := run.Health; h != nil {
+		if h.Source == health.SourceNone {
+			p("health:  not reported (%s)", h.Note)
+		} else {
+			p("health:  %s (%s)", h.Summary(), h.Source)
+		}
+	}
+	hasPower := false
+	for _, t := range run.Tests {
+		hasPower = hasPower || t.PowerW != nil
+	}
+	if pw := run.Power; pw != nil && hasPower {
+		p("power:   %s: %s", pw.Source, pw.Sensor)
+		p("         covers %s", pw.Scope)
+	}
 	p("")
 
 	if len(run.Tests) == 0 {
@@ -65,6 +81,9 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 		header := "test\tresult\tconfidence\tof link ceiling"
 		if opts.Latency {
 			header += "\tlatency p50 / p99"
+		}
+		if hasPower {
+			header += "\tpower"
 		}
 		fmt.Fprintln(tw, header+"\t")
 		for _, t := range run.Tests {
@@ -83,6 +102,9 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 					line += "\t-"
 				}
 			}
+			if hasPower {
+				line += "\t" + powerCell(t)
+			}
 			flag := ""
 			if t.Noisy {
 				flag = paint("33", "noisy")
@@ -94,7 +116,21 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			p("%s", strings.TrimRight(line, " "))
 		}
 	}
+	if lines := sustainedLines(run); len(lines) > 0 {
+		p("")
+		p("sustained write:")
+		for _, l := range lines {
+			p("  %s", l)
+		}
+	}
 	p("")
+	// A network copy's own account (rates, limit, cliff, temperatures, comparison) follows its
+	// table, in iomark sink's output and iomark show's alike.
+	var nb strings.Builder
+	if err := NetworkCopy(&nb, run); err == nil && nb.Len() > 0 {
+		b.WriteString(nb.String())
+		p("")
+	}
 
 	if len(run.Findings) == 0 {
 		p("findings: none")
@@ -127,4 +163,16 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 	p("%s", RunLine(run, opts.Saved))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// powerCell is a test's mean power and energy per GB moved, e.g. "6.1 W, 31 J/GB".
+func powerCell(t record.Test) string {
+	if t.PowerW == nil {
+		return "-"
+	}
+	c := fmt.Sprintf("%.1f W", *t.PowerW)
+	if t.EnergyJPerGB != nil {
+		c += fmt.Sprintf(", %.0f J/GB", *t.EnergyJPerGB)
+	}
+	return c
 }

@@ -19,6 +19,7 @@ type runView struct {
 	Findings   []findingView
 	Warnings   []string
 	Wrote      string
+	Sustained  []string // what each sustained write found (sustainedLines)
 	SBCHeader  []string // the reviewers' table when the profile is sbc-reviews
 	SBCRows    [][]string
 	SBCNote    string // the table's unit
@@ -73,6 +74,7 @@ func newRunView(r *record.Run, opts Options) runView {
 	for _, t := range r.Tests {
 		v.TestRows = append(v.TestRows, testRow(r, t))
 	}
+	v.Sustained = sustainedLines(r)
 	v.Scores = scoreLines(r)
 	for _, f := range r.Findings {
 		v.Findings = append(v.Findings, findingView{string(f.Severity), f.ID, f.Message, f.Fix, f.Evidence})

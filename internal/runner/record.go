@@ -21,7 +21,8 @@ func newRecord(env Env, profile string, now time.Time) (*record.Run, error) {
 	}
 	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: now.UTC().Truncate(time.Millisecond),
 		ToolVersion: env.ToolVersion, ToolCommit: env.ToolCommit, Profile: profile, PriceUSD: env.PriceUSD,
-		Target: record.Target{Path: env.Target}, Tests: []record.Test{}, Findings: []record.Finding{}}
+		Target: record.Target{Path: env.Target}, Tests: []record.Test{}, Findings: []record.Finding{},
+		Health: env.Health, Power: env.Power}
 	if rep := env.Probe; rep != nil {
 		r.Host, r.Device, r.Link = rep.Board, rep.Device, rep.Link
 		r.USB, r.SD, r.NVMe, r.SATA = rep.USB, rep.SD, rep.NVMe, rep.SATA
@@ -86,6 +87,7 @@ func (r *runner) finish() {
 	if r.p.Check != nil && !rec.Interrupted {
 		rec.Warnings = append(rec.Warnings, r.p.Check(rec.Tests, r.env.Probe)...)
 	}
+	applyPower(rec)
 	for i := range rec.Tests {
 		if s := rec.Tests[i].Sustained; s != nil {
 			s.ThermalSuspect = advice.ThermalSuspect(rec, &rec.Tests[i])

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
@@ -28,8 +30,13 @@ type Env struct {
 	// call at a time.
 	Progress func(Event)
 	// Sensors is sampled once a second during tests (may be nil): SoC and drive temperature,
-	// throttling. The runner fills TS and Test.
+	// throttling, power. The runner fills TS and Test.
 	Sensors func() record.SensorSample
+	// Health is what the drive reported about itself before the run (may be nil).
+	Health *health.Health
+	// Power describes where the samples' PowerW comes from, or the meter reading that stands
+	// for every test (nil: no power figures).
+	Power *record.Power
 	// Log receives one-line notes for people (may be nil).
 	Log func(format string, args ...any)
 	// Destructive and Confirm allow writing to a block device (Confirm names it again).
@@ -41,6 +48,9 @@ type Env struct {
 	ToolVersion, ToolCommit string
 	// PriceUSD is what the user said the drive cost (--price); nil when not given.
 	PriceUSD *float64
+	// Decision is Decide's answer for this profile and env when the caller already has it
+	// (the CLI decides before it probes the drive); nil: Run decides.
+	Decision *Decision
 }
 
 // Event is one progress report.
@@ -69,8 +79,8 @@ type runner struct {
 	target      string      // what jobs open
 	workingSet  int64       // bytes of target the tests use
 	file        *engine.TestFile
+	decision    *Decision
 	destructive bool // jobs may write target
-	mayWrite    bool
 
 	notes engineNotes // of the reported runs, said once each when the record is finished
 
@@ -80,28 +90,58 @@ type runner struct {
 
 // Run measures profile p on env.Target and returns the finished result record: the target
 // and what the probe found, every test measured, sensor samples, scores, warnings and
-// findings. On ctx cancellation it stops at once and returns what was measured with
-// Interrupted set (and a nil error). On any other error it returns the error together with
-// the record of what was measured before it. The test file it lays out is removed in every
-// case. The record is nil only when the run could not start (an invalid profile).
+// findings. It first decides what the run may do (Decide) and says so through env.Log,
+// before any I/O. On ctx cancellation it stops at once and returns what was measured with
+// Interrupted set (and a nil error). On any other error, the filesystem of the target
+// unmounted under it included, it returns the error together with the record of what was
+// measured before it. The test file it lays out is removed in every case. The record is nil
+// only when the run could not start: an invalid profile, or a refusal of Decide.
 func Run(ctx context.Context, p profile.Profile, env Env) (*record.Run, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
+	}
+	d := env.Decision
+	if d == nil {
+		var err error
+		if d, err = Decide(p, env); err != nil {
+			return nil, err
+		}
 	}
 	start := time.Now()
 	rec, err := newRecord(env, p.Name, start)
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{p: p, env: env, start: start, rec: rec}
+	r := &runner{p: p, env: env, start: start, rec: rec, decision: d}
+	for _, line := range d.Lines() {
+		r.logf("%s", line)
+	}
 	err = r.measure(ctx)
 	r.finish()
 	return rec, err
 }
 
-// measure lays out the target, runs every test with sensors sampled, and removes the test
+// measure runs the tests while watching that the target's filesystem stays mounted: an
+// unmount (umount -l detaches it while the run's open files keep it alive) stops the run
+// with an error and a warning, never silently.
+func (r *runner) measure(ctx context.Context) error {
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopWatch := r.watchTarget(cancel)
+	err := r.measureOn(wctx)
+	stopWatch()
+	var gone *unmountedError
+	if cause := context.Cause(wctx); ctx.Err() == nil && errors.As(cause, &gone) {
+		r.rec.Interrupted = false
+		r.warn(WarnUnmounted, "%s", gone.Error())
+		return gone
+	}
+	return err
+}
+
+// measureOn lays out the target, runs every test with sensors sampled, and removes the test
 // file.
-func (r *runner) measure(ctx context.Context) (err error) {
+func (r *runner) measureOn(ctx context.Context) (err error) {
 	if err := r.openTarget(ctx); err != nil {
 		if interrupted(ctx, err) {
 			r.rec.Interrupted = true
@@ -130,44 +170,26 @@ func interrupted(ctx context.Context, err error) bool {
 	return ctx.Err() != nil && (err == nil || errors.Is(err, engine.ErrInterrupted) || errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err()))
 }
 
-// openTarget decides what jobs open. A directory gets one test file laid out now.
+// openTarget sets up what jobs open, as the decision says: a directory gets one test file
+// laid out now (leftovers of earlier runs removed first); a file or block device is used as
+// it is, its first WorkingSetBytes.
 func (r *runner) openTarget(ctx context.Context) error {
-	t := r.env.Target
-	if t == "" {
-		return fmt.Errorf("no target: give a directory, a file or a block device")
-	}
-	fi, err := os.Stat(t)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		// A file the engine creates and lays out in the first job, and keeps: the user named it.
-		r.rec.Target.Kind, r.target, r.workingSet, r.mayWrite, r.destructive = "file", t, r.p.FileBytes, true, r.env.Destructive
-		return nil
-	case err != nil:
-		return fmt.Errorf("target %s: %w", t, err)
-	case fi.IsDir():
-		r.rec.Target.Kind = "dir"
-		f, err := engine.PrepareTestFile(ctx, t, r.p.FileBytes, r.layoutProgress, r.env.Log)
-		if f != nil {
-			r.rec.BytesWritten += f.LayoutBytes
-		}
-		if err != nil {
-			return err
-		}
-		r.file, r.target, r.workingSet, r.mayWrite, r.destructive = f, f.Path, f.SizeBytes, true, true
-		return nil
-	case fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0:
-		r.rec.Target.Kind, r.target, r.workingSet = "block", t, r.p.FileBytes
-		r.mayWrite, r.destructive = r.env.Destructive, r.env.Destructive
-		return nil
-	case fi.Mode().IsRegular():
-		r.rec.Target.Kind, r.target, r.mayWrite, r.destructive = "file", t, true, r.env.Destructive
-		r.workingSet = min(r.p.FileBytes, fi.Size())
-		if r.workingSet < profile.MiB {
-			r.workingSet = r.p.FileBytes
-		}
+	d := r.decision
+	r.rec.Target.Kind, r.target, r.workingSet = d.Kind, d.Target, d.WorkingSetBytes
+	r.destructive = d.MayWrite && r.env.Destructive
+	if d.Kind != engine.KindDir {
 		return nil
 	}
-	return fmt.Errorf("target %s is neither a directory, a file nor a block device", t)
+	f, err := engine.PrepareTestFile(ctx, d.Target, r.p.FileBytes, r.layoutProgress, r.env.Log)
+	if f != nil {
+		r.rec.BytesWritten += f.LayoutBytes
+	}
+	if err != nil {
+		return err
+	}
+	// The test file is iomark's own: jobs may write it without --destructive.
+	r.file, r.target, r.workingSet, r.destructive = f, f.Path, f.SizeBytes, true
+	return nil
 }
 
 func (r *runner) layoutProgress(pr engine.Progress) {
@@ -240,16 +262,19 @@ func (r *runner) setTest(name string) {
 
 func (r *runner) runTests(ctx context.Context) error {
 	sharesLeft := profile.WriteShares(r.p.Tests)
+	if d := r.decision; len(d.Skipped) > 0 {
+		r.warn(WarnWriteSkipped, "write tests skipped (%s): %s", strings.Join(d.Skipped, ", "), d.ReadOnlyWhy)
+	}
 	for i, t := range r.p.Tests {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if t.Writes() && !r.mayWrite {
-			r.warn(WarnWriteSkipped, "%s skipped: %s is a block device and writing to it destroys its data (`iomark run --destructive --confirm %s` allows it)", t.Name, r.target, r.target)
+		if t.Writes() && !r.decision.MayWrite {
 			sharesLeft -= t.WriteWeight()
 			continue
 		}
 		if i > 0 && r.p.RestBetweenTests > 0 {
+			r.setTest("") // samples of the rest belong to no test (idle power, cooling down)
 			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "rest",
 				Elapsed: time.Since(r.start), ETA: r.budgetLeft(i)})
 			select {
@@ -286,7 +311,10 @@ func (r *runner) runTests(ctx context.Context) error {
 	return nil
 }
 
-// spec is the engine job of test t on this run's target.
+// spec is the engine job of test t on this run's target. A write run bounded by bytes has its
+// ramp bounded by bytes too (profile.RampBytesFor), so what it writes is known before it
+// starts: at most runBytes and a quarter more, whether a timer fires late on a loaded machine
+// or the drive is faster than the rate its runs were planned at.
 func (r *runner) spec(t profile.Test, region, runBytes int64, runTime, ramp time.Duration, onProgress func(engine.Progress)) engine.Spec {
 	eng := t.Engine
 	if r.env.Engine != "" {
@@ -298,7 +326,7 @@ func (r *runner) spec(t profile.Test, region, runBytes int64, runTime, ramp time
 	}
 	return engine.Spec{Target: target, Pattern: t.Pattern, BlockSize: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
 		Engine: eng, WorkingSetBytes: region, IOBudgetBytes: runBytes, Runtime: runTime, Ramp: ramp,
-		Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
+		RampBytes: profile.RampBytesFor(t, runBytes), Direct: !t.Buffered, EndFsync: t.EndFsync && t.Pattern.Writes(),
 		Destructive: r.destructive, Confirm: r.env.Confirm, Progress: onProgress, Log: r.env.Log}
 }
 
@@ -317,19 +345,25 @@ func (r *runner) deviceFor(t profile.Test) string {
 	return p
 }
 
-// prepareRegion returns the region and per-run byte bound of t, growing the shared test file
-// when a buffered write needs more room: a page-cache write must never wrap onto pages it
-// dirtied itself, or the drive would see fewer bytes than were counted.
-func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance int64) (region, rb int64, err error) {
+// layoutMBPerS is the rate the test file was laid out at, 0 when none was.
+func (r *runner) layoutMBPerS() float64 {
+	if r.file == nil {
+		return 0
+	}
+	return r.file.LayoutMBPerS
+}
+
+// prepareRegion returns the region and per-run byte bound of t (planned at the layout rate,
+// profile.RunBytes), growing the shared test file when a buffered write needs more room: a
+// page-cache write must never wrap onto pages it dirtied itself, or the drive would see
+// fewer bytes than were counted. grown is what the growth wrote, part of the test's bytes.
+func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance int64) (region, rb, grown int64, err error) {
 	region = r.workingSet
 	if t.RegionBytes > 0 {
 		region = min(t.RegionBytes, r.workingSet)
 	}
-	layoutRate := 0.0
-	if r.file != nil {
-		layoutRate = r.file.LayoutMBPerS
-	}
-	rb = profile.RunBytes(t, layoutRate, allowance)
+	rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: r.layoutMBPerS() * 1e6,
+		Allowance: allowance, WarmUp: t.WarmUp > 0 && t.MaxRuns > 1})
 	if dev := r.deviceFor(t); dev != "" {
 		// The whole disk from its first byte, as hdparm reads it: bounded by time, and by
 		// the disk's size so a run never wraps onto blocks the page cache already holds.
@@ -339,10 +373,10 @@ func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance in
 			rb = region
 		}
 		r.logf("%s reads %s, the disk the target is on", t.Name, dev)
-		return region, rb, nil
+		return region, rb, 0, nil
 	}
 	if !t.Buffered {
-		return region, rb, nil
+		return region, rb, 0, nil
 	}
 	if t.Writes() && r.file != nil && rb > region {
 		grow := rb - region
@@ -351,8 +385,9 @@ func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance in
 		} else {
 			n, err := r.file.Grow(ctx, rb, r.layoutProgress, r.env.Log)
 			r.rec.BytesWritten += n
+			grown = n
 			if err != nil {
-				return 0, 0, err
+				return 0, 0, grown, err
 			}
 			region, r.workingSet = r.file.SizeBytes, r.file.SizeBytes
 		}
@@ -360,7 +395,7 @@ func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance in
 	if rb == 0 || rb > region {
 		rb = region
 	}
-	return region, rb, nil
+	return region, rb, grown, nil
 }
 
 // runRepeated runs test t until stats.StopRule is satisfied, after a discarded warm-up, and
@@ -369,11 +404,11 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	budget := profile.TestBudget(t, r.p.MaxDuration, time.Since(r.start), profile.BudgetsFrom(r.p.Tests[i:]))
 	rule := stats.StopRule{TargetCI95Pct: profile.TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: budget}
 	testStart := time.Now()
-	region, rb, err := r.prepareRegion(ctx, t, allowance)
+	region, rb, testWritten, err := r.prepareRegion(ctx, t, allowance)
 	if err != nil {
 		return nil, err
 	}
-	var testWritten int64
+	var lastWritten int64 // by the last run, its ramp included: the next one's likely bytes
 	runEvent := func(phase string, run int) func(engine.Progress) {
 		return func(pr engine.Progress) {
 			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: phase, Run: run,
@@ -395,14 +430,12 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if res != nil {
 			r.rec.BytesWritten += res.BytesWritten
 			testWritten += res.BytesWritten
+			lastWritten = res.BytesWritten
 		}
 		return res, err
 	}
 
-	writeRate := 0.0 // bytes/s, to bound the ramp of write tests
-	if r.file != nil {
-		writeRate = r.file.LayoutMBPerS * 1e6
-	}
+	writeRate := r.layoutMBPerS() * 1e6 // bytes/s, to plan the runs and bound the ramp of write tests
 	if t.WarmUp > 0 && t.MaxRuns > 1 {
 		res, err := one("warm-up", 0, min(t.WarmUp, budget), 0)
 		if err != nil {
@@ -414,6 +447,14 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if res.DurationS > 0 && res.Bytes > 0 {
 			writeRate = float64(res.Bytes) / res.DurationS
 		}
+	}
+	// A direct write test is planned again at the rate it really writes at, after the warm-up
+	// and after each run, so its runs share what is left of its allowance (a buffered test
+	// keeps the bound its file was grown for: its rates are the page cache's).
+	replan := t.Writes() && allowance >= 0 && !t.Buffered
+	if replan {
+		rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: writeRate,
+			Allowance: max(allowance-testWritten, 0)})
 	}
 	ramp := profile.RampFor(t, rb, writeRate)
 	var results []*engine.Result
@@ -440,8 +481,21 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if done, _ := rule.Done(values, time.Since(testStart), lastRun); done {
 			break
 		}
-		if t.Writes() && allowance >= 0 && testWritten+testWritten/int64(len(results)) > allowance {
-			r.logf("%s: stopping after %d runs to stay inside the profile's write budget", t.Name, len(results))
+		// The next run's most bytes: a replanned run's bound and its ramp's (the engine holds
+		// it to them); a buffered run writes what it wrote last time, its bound.
+		next := lastWritten
+		if replan && res.DurationS > 0 && res.Bytes > 0 {
+			writeRate = float64(res.Bytes) / res.DurationS
+			rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: writeRate,
+				Allowance: max(allowance-testWritten, 0), RunsDone: len(results)})
+			ramp = profile.RampFor(t, rb, writeRate)
+			next = rb
+			if ramp > 0 {
+				next += profile.RampBytesFor(t, rb)
+			}
+		}
+		if t.Writes() && allowance >= 0 && testWritten+next > allowance {
+			r.logf("%s: stopping after %d runs to stay inside the profile's write budget (%s of its %s written)", t.Name, len(results), fmtBytes(testWritten), fmtBytes(allowance))
 			break
 		}
 	}

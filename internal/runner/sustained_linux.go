@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -28,13 +27,13 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var live []float64
+	var live []stats.Interval
 	steadyStop := false
 	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
-		live = append(live, pr.MBPerS)
+		live = append(live, stats.Interval{EndS: pr.Elapsed.Seconds(), MBPerS: pr.MBPerS, IOPS: pr.IOPS})
 		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
 			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1)})
-		if stats.SettledAfterCliff(live, int(ss.SteadyAfterCliff.Seconds())) {
+		if stats.SettledAfterCliff(live, ss.SteadyAfterCliff.Seconds()) {
 			steadyStop = true
 			cancel()
 		}
@@ -55,35 +54,42 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 		return nil, runErr
 	}
 	rt := r.testRecord(t, res)
-	rt.Sustained = sustained(res)
+	rt.Sustained = sustained(res, ss)
 	if steadyStop {
-		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, engine.FormatSize(res.Bytes-res.Bytes%profile.MiB))
+		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, fmtBytes(res.Bytes))
 	}
 	return rt, runErr
 }
 
-// sustainedRegion is the byte range the write covers: fresh space a copy would allocate.
+// minSustainedBytes is the least a sustained write must have room for to say anything.
+const minSustainedBytes = 64 * profile.MiB
+
+// sustainedRegion is the byte range the write covers: fresh space a copy would allocate,
+// within the profile's byte budget.
 func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int64, error) {
 	bs := int64(t.BlockSize)
 	region := ss.MaxBytes
+	if b := r.p.MaxBytesWritten; b > 0 {
+		region = min(region, b-r.rec.BytesWritten)
+	}
 	switch {
 	case r.file != nil:
 		var st unix.Statfs_t
-		if err := unix.Statfs(filepath.Dir(r.file.Path), &st); err != nil {
-			return 0, fmt.Errorf("free space of %s: %w", filepath.Dir(r.file.Path), err)
+		if err := unix.Statfs(r.file.Dir, &st); err != nil {
+			return 0, fmt.Errorf("free space of %s: %w", r.file.Dir, err)
 		}
 		free := int64(st.Bavail)*int64(st.Bsize) + r.file.SizeBytes - ss.FreeMarginBytes
 		region = min(region, free)
-		if region < 64*profile.MiB {
+		if region < minSustainedBytes {
 			return 0, fmt.Errorf("%s has too little free space for a sustained write (%s left after keeping %s free): free some space or pick another directory",
-				filepath.Dir(r.file.Path), engine.FormatSize(max(region, 0)-max(region, 0)%profile.MiB), engine.FormatSize(ss.FreeMarginBytes))
+				r.file.Dir, engine.FormatSize(max(region, 0)-max(region, 0)%profile.MiB), engine.FormatSize(ss.FreeMarginBytes))
 		}
 		region -= region % bs
 		// Sparse: the write allocates as it goes, as a copy does, and nothing is laid out.
-		if err := os.Truncate(r.file.Path, region); err != nil {
-			return 0, fmt.Errorf("sizing the test file %s: %w", r.file.Path, err)
+		if err := r.file.Truncate(region); err != nil {
+			return 0, err
 		}
-		r.file.SizeBytes, r.workingSet = region, region
+		r.workingSet = region
 	case r.rec.Target.Kind == "block":
 		if r.env.Probe != nil && r.env.Probe.Device != nil && r.env.Probe.Device.CapacityBytes > 0 {
 			region = min(region, int64(r.env.Probe.Device.CapacityBytes))
@@ -96,14 +102,15 @@ func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int
 	return region - region%bs, nil
 }
 
-// sustained is the record of a sustained write's analysis (stats.AnalyseSustained); whether
-// heat is a suspect is advice's judgement, set when the record is finished.
-func sustained(res *engine.Result) *record.Sustained {
-	endS, mbPerS := make([]float64, len(res.Series)), make([]float64, len(res.Series))
+// sustained is the record of a sustained write's analysis (stats.AnalyseSustained, over
+// rounds as long as the stop rule's); whether heat is a suspect is advice's judgement, set
+// when the record is finished.
+func sustained(res *engine.Result, ss *profile.SustainedSpec) *record.Sustained {
+	series := make([]stats.Interval, len(res.Series))
 	for i, p := range res.Series {
-		endS[i], mbPerS[i] = p.TS, p.MBPerS
+		series[i] = stats.Interval{EndS: p.TS, MBPerS: p.MBPerS, IOPS: p.IOPS}
 	}
-	a := stats.AnalyseSustained(endS, mbPerS)
+	a := stats.AnalyseSustained(series, ss.SteadyAfterCliff.Seconds()/stats.DefaultSteadyWindow)
 	return &record.Sustained{CliffFound: a.CliffFound, CliffAtBytes: a.CliffAtBytes, CliffAtS: a.CliffAtS,
 		BeforeMBPerS: a.BeforeMBPerS, AfterMBPerS: a.AfterMBPerS, DropPct: a.DropPct,
 		SteadyState: a.SteadyState, SteadyMBPerS: a.SteadyMBPerS, WrittenBytes: res.Bytes}

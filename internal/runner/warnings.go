@@ -12,9 +12,12 @@ import (
 // Codes of the warnings the runner adds to a record (docs/result-record.md lists them with
 // stats' "single-run" and "outliers" and profile's "app-class").
 const (
-	// WarnWriteSkipped: a write test was not run on a block device given without
-	// --destructive.
+	// WarnWriteSkipped: the write tests were not run: a block device without --destructive,
+	// or a file iomark did not create (one warning naming them all).
 	WarnWriteSkipped = "write-skipped"
+	// WarnUnmounted: the target's filesystem was unmounted (or something mounted over it)
+	// during the run, which stopped there.
+	WarnUnmounted = "target-unmounted"
 	// WarnFewRuns: a test's budget ran out before its minimum number of repetitions.
 	WarnFewRuns = "few-runs"
 	// WarnEngine: the engine fell back or gave something up (psync where io_uring is

@@ -51,6 +51,8 @@ var (
 	tempC    = rng(minTempC, maxTempC)
 	seconds  = rng(0, maxDurationS)
 	latency  = rng(0, maxLatencyUS)
+	counter  = rng(0, 9e15) // below 2^53: the checker compares exactly (9 PB, 10^12 hours)
+	watts    = rng(0, 1e5)
 	serial   = limit{pattern: serialPattern, description: "first 16 hex digits of the serial number's SHA-256; raw serial numbers are refused"}
 )
 
@@ -149,6 +151,38 @@ var uploadLimits = map[string]limit{
 	"queue.logical_block_bytes":  rng(0, 1<<20),
 	"queue.physical_block_bytes": rng(0, 1<<20),
 	"queue.nr_requests":          rng(0, 1<<20),
+
+	// Issue 17's drive health (NVMe SMART log, ATA SMART, eMMC life), power and network copy.
+	// Counters as drives report them can be anything a uint64 holds; refusing the upload for
+	// one would lose the run, so only their sign and size are bounded.
+	"health.percentage_used":                   rng(0, 255),
+	"health.available_spare_pct":               rng(0, 255),
+	"health.available_spare_threshold_pct":     rng(0, 255),
+	"health.power_on_hours":                    counter,
+	"health.power_cycles":                      counter,
+	"health.unsafe_shutdowns":                  counter,
+	"health.media_errors":                      counter,
+	"health.reallocated_sectors":               counter,
+	"health.pending_sectors":                   counter,
+	"health.data_read_bytes":                   counter,
+	"health.data_written_bytes":                counter,
+	"health.temperature_c":                     tempC,
+	"health.attributes":                        items(256),
+	"health.attributes[].id":                   rng(0, 255),
+	"health.attributes[].value":                rng(0, 255),
+	"health.attributes[].worst":                rng(0, 255),
+	"health.attributes[].threshold":            rng(0, 255),
+	"health.attributes[].raw":                  rng(0, 1<<48),
+	"power.meter_watts":                        watts,
+	"sensors[].power_w":                        watts,
+	"tests[].power_w":                          watts,
+	"tests[].energy_j_per_gb":                  rng(0, 1e9),
+	"tests[].network.mb_per_s":                 mbPerS,
+	"tests[].network.drive_mb_per_s":           mbPerS,
+	"tests[].network.local_sustained_mb_per_s": mbPerS,
+	"tests[].network.received_bytes":           bytesLim,
+	"tests[].network.network_wait_pct":         rng(0, 1000),
+	"tests[].network.drive_wait_pct":           rng(0, 1000),
 
 	"ceiling_mb_per_s": mbPerS,
 	"ceiling.mb_per_s": mbPerS,

@@ -1,0 +1,76 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
+)
+
+// PassthroughFS mounts a FUSE filesystem that passes every call through to dir (go-fuse's
+// loopback), served by this process, and returns its mount point; the test's cleanup
+// unmounts it. It stands for the filesystems without O_TMPFILE a user's drive may carry
+// (vfat, exfat and most FUSE filesystems): this kernel builds neither vfat nor exfat. It
+// skips where /dev/fuse is missing (CI must have it).
+func PassthroughFS(t testing.TB, dir string) string {
+	t.Helper()
+	if _, err := os.Stat("/dev/fuse"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the FUSE tests: /dev/fuse: %v", err)
+		}
+		t.Skipf("no /dev/fuse: %v", err)
+	}
+	sweepPassthroughs()
+	root, err := fs.NewLoopbackRoot(dir)
+	if err != nil {
+		t.Fatalf("lab: passthrough of %s: %v", dir, err)
+	}
+	mnt, err := os.MkdirTemp("", ownedPrefix()+"fuse-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := fs.Mount(mnt, root, &fs.Options{MountOptions: fuse.MountOptions{FsName: "iomark-passthrough", Name: "iomarkpass", DirectMount: true}})
+	if err != nil {
+		os.Remove(mnt)
+		t.Fatalf("lab: mount a passthrough of %s on %s: %v", dir, mnt, err)
+	}
+	t.Cleanup(func() {
+		if err := server.Unmount(); err != nil {
+			t.Errorf("lab: unmount %s: %v", mnt, err)
+		}
+		if err := os.Remove(mnt); err != nil {
+			t.Errorf("lab: %v", fmt.Errorf("remove %s: %w", mnt, err))
+		}
+	})
+	return mnt
+}
+
+// passthroughType is how passthrough mounts appear in /proc/self/mountinfo.
+const passthroughType = "fuse.iomarkpass"
+
+// sweepPassthroughs unmounts passthrough mounts left by test processes that died before
+// their cleanup (their server died with them: every access would fail), and removes their
+// mount points. Mounts of live processes are left alone.
+func sweepPassthroughs() {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(f) < 5 || len(g) < 1 || g[0] != passthroughType {
+			continue
+		}
+		mnt := unescapeMountinfo(f[4])
+		if pid := ownerPID(filepath.Base(mnt)); pid != 0 && !alive(pid) {
+			if _, err := run("umount", "-l", mnt); err == nil {
+				os.Remove(mnt)
+			}
+		}
+	}
+}

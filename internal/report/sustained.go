@@ -1,0 +1,82 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/iomark/iomark/internal/record"
+)
+
+// sustainedLines says what each sustained write of a run found, for the terminal and
+// Markdown reports (JSON, HTML and the charts carry the same analysis): where the rate fell
+// (time and bytes), the rates before and after, the drop, what it settled at, and the
+// thermal verdict with the temperatures it rests on. None when the run has no sustained
+// write.
+func sustainedLines(r *record.Run) []string {
+	var out []string
+	for _, t := range r.Tests {
+		s := t.Sustained
+		if s == nil {
+			continue
+		}
+		line := fmt.Sprintf("%s: wrote %s; ", t.Name, fmtBytes(s.WrittenBytes))
+		if s.CliffFound {
+			line += fmt.Sprintf("cliff after %s and %s: %s MB/s before, %s MB/s after (%.0f%% drop)",
+				fmtSeconds(s.CliffAtS), fmtBytes(s.CliffAtBytes), fmtRate(s.BeforeMBPerS), fmtRate(s.AfterMBPerS), s.DropPct)
+		} else {
+			line += "no cliff: the rate never fell for good"
+		}
+		switch {
+		case s.SteadyState && s.CliffFound:
+			line += fmt.Sprintf("; settled at %s MB/s (the rate a long copy keeps)", fmtRate(s.SteadyMBPerS))
+		case s.SteadyState:
+			line += fmt.Sprintf("; steady at %s MB/s", fmtRate(s.SteadyMBPerS))
+		default:
+			line += "; never steady by the SNIA rule before the write ended"
+		}
+		out = append(out, line, "  heat: "+thermalVerdict(r, t))
+	}
+	return out
+}
+
+// thermalVerdict is the heat judgement of a sustained write (advice.ThermalSuspect, kept in
+// the record) with the temperatures sampled during it.
+func thermalVerdict(r *record.Run, t record.Test) string {
+	what, lo, hi, ok := tempRange(r.Sensors, t.Name)
+	s := t.Sustained
+	switch {
+	case s.ThermalSuspect:
+		return fmt.Sprintf("suspected: the %s was at %.0f-%.0f °C, hot or warming fast by the cliff (finding thermal-drop)", what, lo, hi)
+	case !ok && s.CliffFound:
+		return "not judged: no drive or SoC temperature could be read, so heat cannot be ruled out"
+	case !ok:
+		return "no temperature was read"
+	case s.CliffFound:
+		return fmt.Sprintf("not suspected: the %s stayed at %.0f-%.0f °C (the cliff is more likely a cache filling up)", what, lo, hi)
+	default:
+		return fmt.Sprintf("the %s stayed at %.0f-%.0f °C", what, lo, hi)
+	}
+}
+
+// tempRange is the lowest and highest drive temperature sampled during test name, else the
+// SoC's; ok is false when neither was read.
+func tempRange(samples []record.SensorSample, name string) (what string, lo, hi float64, ok bool) {
+	for _, src := range []struct {
+		what string
+		get  func(record.SensorSample) *float64
+	}{
+		{"drive", func(s record.SensorSample) *float64 { return s.DriveTempC }},
+		{"SoC", func(s record.SensorSample) *float64 { return s.SoCTempC }},
+	} {
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for _, s := range samples {
+			if v := src.get(s); s.Test == name && v != nil {
+				lo, hi = math.Min(lo, *v), math.Max(hi, *v)
+			}
+		}
+		if !math.IsInf(lo, 1) {
+			return src.what, lo, hi, true
+		}
+	}
+	return "", 0, 0, false
+}
