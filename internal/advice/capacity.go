@@ -7,6 +7,7 @@ import (
 
 	"github.com/iomark/iomark/internal/flash"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/units"
 )
 
 // Verified is the latest `iomark verify` of the drive a report is about, as the results
@@ -61,17 +62,7 @@ func VerifyFindings(v *Verified, device string) []record.Finding {
 }
 
 // siBytes prints a capacity in SI units, as drives are labelled.
-func siBytes(b int64) string {
-	switch {
-	case b >= 1e12:
-		return fmt.Sprintf("%.2f TB", float64(b)/1e12)
-	case b >= 1e9:
-		return fmt.Sprintf("%.1f GB", float64(b)/1e9)
-	case b >= 1e6:
-		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
-	}
-	return fmt.Sprintf("%d bytes", b)
-}
+func siBytes(b int64) string { return units.SI(b) }
 
 // Sorted orders findings worst first, keeping the order within a severity (as Evaluate
 // does), for callers that add findings from other rules.

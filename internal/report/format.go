@@ -8,6 +8,7 @@ import (
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/units"
 )
 
 // fmtRate prints a throughput with about three significant digits, so 44.2 and 2.54 read
@@ -26,22 +27,8 @@ func fmtRate(v float64) string {
 func fmtIOPS(v float64) string { return fmt.Sprintf("%.0f", v) }
 
 // fmtBytes prints a byte count in SI units, as drive makers label capacity and as "wrote N MB"
-// reads: kB, MB, GB (10^3, 10^6, 10^9) with one decimal, TB with two. The one byte formatter
-// of iomark's output for people; engine.FormatSize writes sizes as flags take them (4k, 1m).
-func fmtBytes[N int64 | uint64](n N) string {
-	b := float64(n)
-	switch {
-	case b >= 1e12:
-		return fmt.Sprintf("%.2f TB", b/1e12)
-	case b >= 1e9:
-		return fmt.Sprintf("%.1f GB", b/1e9)
-	case b >= 1e6:
-		return fmt.Sprintf("%.1f MB", b/1e6)
-	case b >= 1e3:
-		return fmt.Sprintf("%.1f kB", b/1e3)
-	}
-	return fmt.Sprintf("%d B", n)
-}
+// reads (units.SI); engine.FormatSize writes sizes as flags take them (4k, 1m).
+func fmtBytes[N int64 | uint64](n N) string { return units.SI(n) }
 
 // orDash is s, or "-" when it is empty.
 func orDash(s string) string {

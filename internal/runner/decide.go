@@ -7,6 +7,7 @@ import (
 
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/units"
 )
 
 // Decision is what a run may do with its target, decided once before its first I/O from
@@ -191,17 +192,12 @@ func (d *Decision) budgetLine() string {
 }
 
 // fmtBytes prints a byte count in binary units, as budgets are set: 512 MiB, 6 GiB.
-func fmtBytes(n int64) string {
-	switch {
-	case n >= profile.GiB && n%profile.GiB == 0:
-		return fmt.Sprintf("%d GiB", n/profile.GiB)
-	case n >= profile.GiB:
-		return fmt.Sprintf("%.1f GiB", float64(n)/profile.GiB)
-	case n < profile.MiB:
-		return fmt.Sprintf("%d bytes", n)
-	case n%profile.MiB == 0:
-		return fmt.Sprintf("%d MiB", n/profile.MiB)
-	default:
-		return fmt.Sprintf("%.1f MiB", float64(n)/profile.MiB)
+func fmtBytes(n int64) string { return units.Binary(n) }
+
+// plural prints a count with its noun: "1 run", "3 runs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
 	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

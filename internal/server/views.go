@@ -2,12 +2,12 @@ package server
 
 import (
 	"fmt"
-	"math"
 	"net/url"
 	"sort"
 	"strconv"
 	"time"
 
+	"github.com/iomark/iomark/internal/stats"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -61,19 +61,11 @@ func statsOf(values []float64) Stats {
 	}
 	v := append([]float64(nil), values...)
 	sort.Float64s(v)
-	st := Stats{Count: len(v), Median: quantile(v, 0.5), P10: quantile(v, 0.1), P90: quantile(v, 0.9), Min: v[0], Max: v[len(v)-1]}
+	st := Stats{Count: len(v), Median: stats.Quantile(v, 0.5), P10: stats.Quantile(v, 0.1), P90: stats.Quantile(v, 0.9), Min: v[0], Max: v[len(v)-1]}
 	if st.Median > 0 {
 		st.SpreadPct = (st.P90 - st.P10) / st.Median * 100
 	}
 	return st
-}
-
-// quantile of sorted values, interpolated linearly between ranks (as numpy's default).
-func quantile(sorted []float64, q float64) float64 {
-	pos := q * float64(len(sorted)-1)
-	lo := int(math.Floor(pos))
-	hi := int(math.Ceil(pos))
-	return sorted[lo] + (sorted[hi]-sorted[lo])*(pos-float64(lo))
 }
 
 // testNames lists the tests of figs, most common first.

@@ -101,3 +101,12 @@ func mean(xs []float64) float64 {
 	}
 	return clampFinite(sum / float64(len(xs)) * scale)
 }
+
+// Quantile of sorted values at q in [0, 1], interpolated linearly between ranks (numpy's
+// default). sorted must be non-empty and in ascending order.
+func Quantile(sorted []float64, q float64) float64 {
+	pos := q * float64(len(sorted)-1)
+	lo := int(math.Floor(pos))
+	hi := int(math.Ceil(pos))
+	return sorted[lo] + (sorted[hi]-sorted[lo])*(pos-float64(lo))
+}

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -24,5 +25,20 @@ func TestMedian(t *testing.T) {
 		if !slices.Equal(in, tt.xs) {
 			t.Errorf("Median reordered its input: %v", tt.xs)
 		}
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	sorted := []float64{10, 20, 30, 40, 50}
+	tests := []struct{ q, want float64 }{
+		{0, 10}, {0.5, 30}, {1, 50}, {0.1, 14}, {0.9, 46}, {0.375, 25},
+	}
+	for _, tt := range tests {
+		if got := Quantile(sorted, tt.q); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("Quantile(%v, %v) = %v, want %v (numpy's linear)", sorted, tt.q, got, tt.want)
+		}
+	}
+	if got := Quantile([]float64{7}, 0.9); got != 7 {
+		t.Errorf("Quantile of one value = %v, want 7", got)
 	}
 }
