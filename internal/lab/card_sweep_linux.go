@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/iomark/iomark/internal/probe"
 )
 
 // sweepCards takes down cards whose process died before Down: a card's FUSE server lives
@@ -60,16 +61,8 @@ func sweepCard(mnt string) error {
 	return nil
 }
 
-// parseCardMounts lists the mount points of card file systems in a mountinfo text (the
-// field after " - " is the type, fuse.iomarkcard for cards).
+// parseCardMounts lists the mount points of card file systems (type fuse.iomarkcard) in a
+// mountinfo text.
 func parseCardMounts(mountinfo string) []string {
-	var out []string
-	for _, line := range strings.Split(mountinfo, "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		f, g := strings.Fields(pre), strings.Fields(post)
-		if ok && len(f) >= 5 && len(g) >= 1 && g[0] == "fuse."+cardFSType {
-			out = append(out, unescapeMountinfo(f[4]))
-		}
-	}
-	return out
+	return mountPointsWhere(mountinfo, func(m probe.MountEntry) bool { return m.FSType == "fuse."+cardFSType })
 }

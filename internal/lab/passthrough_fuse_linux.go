@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
+
+	"github.com/iomark/iomark/internal/probe"
 )
 
 // PassthroughFS mounts a FUSE filesystem that passes every call through to dir (go-fuse's
@@ -60,13 +61,7 @@ func sweepPassthroughs() {
 	if err != nil {
 		return
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		f, g := strings.Fields(pre), strings.Fields(post)
-		if !ok || len(f) < 5 || len(g) < 1 || g[0] != passthroughType {
-			continue
-		}
-		mnt := unescapeMountinfo(f[4])
+	for _, mnt := range mountPointsWhere(string(b), func(m probe.MountEntry) bool { return m.FSType == passthroughType }) {
 		if pid := ownerPID(filepath.Base(mnt)); pid != 0 && !alive(pid) {
 			if _, err := run("umount", "-l", mnt); err == nil {
 				os.Remove(mnt)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/iomark/iomark/internal/probe"
 )
 
 // Images and mount points made by this package are named iomark-labgo-PID-NAME-…, with the
@@ -134,33 +136,20 @@ func mountPointsOf(dev string) ([]string, error) {
 	return parseMountPoints(string(b), dev), nil
 }
 
+// parseMountPoints lists where dev is mounted in a mountinfo text.
 func parseMountPoints(mountinfo, dev string) []string {
+	return mountPointsWhere(mountinfo, func(m probe.MountEntry) bool { return m.Source == dev })
+}
+
+// mountPointsWhere lists the mount points of the mountinfo entries keep accepts, parsed (and
+// unescaped: \040 is a space) by probe, the one mountinfo reader of iomark.
+func mountPointsWhere(mountinfo string, keep func(probe.MountEntry) bool) []string {
+	entries, _ := probe.ParseMountinfo(strings.NewReader(mountinfo))
 	var out []string
-	for _, line := range strings.Split(mountinfo, "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		f, g := strings.Fields(pre), strings.Fields(post)
-		if ok && len(f) >= 5 && len(g) >= 2 && g[1] == dev {
-			out = append(out, unescapeMountinfo(f[4]))
+	for _, m := range entries {
+		if keep(m) {
+			out = append(out, m.MountPoint)
 		}
 	}
 	return out
-}
-
-// unescapeMountinfo undoes the kernel's octal escapes (\040 for space) in mountinfo paths.
-func unescapeMountinfo(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(v))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
