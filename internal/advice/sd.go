@@ -18,7 +18,7 @@ func sdIDSuspect(r *probe.Report) []record.Finding {
 	return one(record.Finding{
 		ID:       "sd-id-suspect",
 		Severity: record.SeverityWarn,
-		Message:  fmt.Sprintf("the card's identity looks forged (manfid 0x%02x, oemid %q, name %q): it may be a counterfeit with less real capacity or speed", s.ManfID, s.OEMID, s.Name),
+		Message:  fmt.Sprintf("the card's registers do not look like a genuine card's (manfid 0x%02x, oemid %q, name %q): counterfeits show this, and may have less real capacity or speed than claimed", s.ManfID, s.OEMID, s.Name),
 		Fix:      fmt.Sprintf("check its real capacity before trusting it with data: sudo iomark verify %s --confirm %s (saves and restores what it overwrites), or iomark verify on a directory of the mounted card; buy cards from the maker's authorised sellers", diskPath(r), diskPath(r)),
 		Evidence: strings.Join(s.SuspectReasons, "; "),
 	})

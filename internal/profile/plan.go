@@ -9,7 +9,8 @@ import (
 const TargetCI95Pct = 5
 
 // The planning rules below are pure functions of the profile and what the run has used so
-// far, so they are tested without I/O (plan_test.go) and the runner only applies them.
+// far, so they are tested without I/O (profile_test.go: TestTestBudget, TestWriteAllowanceAndRunBytes,
+// TestRampFor, TestRampBytesFor) and the runner only applies them.
 
 // TestBudget is the time test t may use: its own budget, shrunk so that the tests left
 // (this one included, their budgets summing to budgetsLeft) share what remains of the

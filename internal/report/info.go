@@ -174,7 +174,7 @@ func detailLines(r *probe.Report) []string {
 			out = append(out, fmt.Sprintf("command queueing enabled in the device tree: %v", *s.CommandQueue))
 		}
 		if s.Suspect {
-			out = append(out, "identity looks forged: "+strings.Join(s.SuspectReasons, "; "))
+			out = append(out, "registers unlike a genuine card's: "+strings.Join(s.SuspectReasons, "; "))
 		}
 	}
 	if u := r.USB; u != nil {

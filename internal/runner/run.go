@@ -495,7 +495,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 			}
 		}
 		if t.Writes() && allowance >= 0 && testWritten+next > allowance {
-			r.logf("%s: stopping after %d runs to stay inside the profile's write budget (%s of its %s written)", t.Name, len(results), fmtBytes(testWritten), fmtBytes(allowance))
+			r.logf("%s: stopping after %s to stay inside the profile's write budget (%s of its %s written)", t.Name, plural(len(results), "run"), fmtBytes(testWritten), fmtBytes(allowance))
 			break
 		}
 	}
