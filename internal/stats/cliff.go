@@ -30,7 +30,7 @@ const (
 
 // Cliff is a sustained drop in a throughput series. Index is the first sample of the lower
 // rate (an index into the series given to FindCliff); Before and After are the mean rates
-// either side; DropPct = 100*(1-After/Before).
+// either side; DropPct = 100*(1-After/Before), at most 100 (an After below zero counts as zero).
 type Cliff struct {
 	Found                  bool
 	Index                  int
@@ -80,8 +80,15 @@ func FindCliff(xs []float64) Cliff {
 		Index:   idx[best],
 		Before:  clampFinite(before * scale),
 		After:   clampFinite(after * scale),
-		DropPct: 100 * (1 - after/before),
+		DropPct: dropPct(before, after),
 	}
+}
+
+// dropPct is 100*(1-after/before) for before > 0, kept within [0, 100]: a throughput sample
+// below zero is garbage, not a fall of more than all of it, and with a tiny before (a scaled
+// series spanning hundreds of decades) the plain ratio overflows to infinity.
+func dropPct(before, after float64) float64 {
+	return clampFinite(100 * (1 - math.Max(after, 0)/before))
 }
 
 // dropsAtOnce reports whether every one of xs is below limit.

@@ -121,3 +121,19 @@ func repeat(n int, pattern []float64) []float64 {
 	}
 	return xs
 }
+
+// A series with garbage below zero and values hundreds of decades apart (found by
+// FuzzFindCliff) still gives a finite drop, at most 100%.
+func TestFindCliffNegativeAfterKeepsDropFinite(t *testing.T) {
+	xs := []float64{1.398043286095289e-76, 5.244987450894581e-18, 4.195989960715665e-17,
+		4.195989960715665e-17, 1.7477849233253383e-16, 1.398043286095289e-76,
+		1.398043286095289e-76, 1.398043286095289e-76, 1.398043286095289e-76,
+		-6.775716192501396e+299}
+	c := FindCliff(xs)
+	if !c.Found {
+		t.Fatalf("no cliff found in %v", xs)
+	}
+	if math.IsInf(c.DropPct, 0) || math.IsNaN(c.DropPct) || c.DropPct < 20 || c.DropPct > 100 {
+		t.Fatalf("drop = %v, want a finite value in [20, 100]", c.DropPct)
+	}
+}
