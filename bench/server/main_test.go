@@ -1,10 +1,12 @@
 package main
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/server"
 )
 
@@ -40,5 +42,26 @@ func TestSmallSweep(t *testing.T) {
 	c := config{dsn: dsn, n: 300, viaHTTP: 0, workers: 2, drives: 30, memoryMiB: 64, sweep: []int{2, 4}, perClient: 3}
 	if err := run(c); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Two generated results in three carry the quick profile's score, as the server computes it
+// from their tests; the third has none, so the leaderboard ranks it by its sequential read.
+func TestGeneratedScores(t *testing.T) {
+	g := gen{drives: 50}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 6 {
+		r := g.record(i, rng)
+		want := i%3 != 2
+		if got := r.Scores.Iomark != nil; got != want {
+			t.Fatalf("result %d (%s): scored %v, want %v", i, r.Profile, got, want)
+		}
+		if !want {
+			continue
+		}
+		s, ok := profile.IomarkScore(r.Tests)
+		if !ok || s != *r.Scores.Iomark || s <= 0 {
+			t.Fatalf("result %d: score %v, the profile's formula gives %v (%v)", i, *r.Scores.Iomark, s, ok)
+		}
 	}
 }
