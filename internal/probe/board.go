@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/iomark/iomark/internal/probe/pirev"
+	"golang.org/x/sys/unix"
 )
 
 // ReadBoard describes the machine: model, Pi revision, sensors, governor, kernel and OS.
@@ -39,6 +40,7 @@ func ReadBoard(o Options) *Board {
 	b.Governor = readString(o.path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"))
 	b.CPUFreqDriver = readString(o.path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver"))
 	b.Kernel = kernelRelease(o)
+	b.Arch = kernelArch(o)
 	b.OS = osRelease(o)
 	b.MemoryBytes = memTotal(o)
 	b.CPUs = countCPUs(o)
@@ -92,6 +94,24 @@ func kernelRelease(o Options) string {
 		return f[2]
 	}
 	return ""
+}
+
+// kernelArch is the kernel's machine name, as uname -m prints it (x86_64, aarch64, armv7l,
+// riscv64): the results server ranks a board it does not know by it, an x86 machine among PCs.
+// It is the kernel's, not this program's: a 32-bit iomark on a 64-bit Pi still says aarch64.
+// Kernels without the sysctl file (it is recent) leave it to uname on the live system.
+func kernelArch(o Options) string {
+	if s := readString(o.path("/proc/sys/kernel/arch")); s != "" {
+		return s
+	}
+	if !o.live() {
+		return ""
+	}
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return ""
+	}
+	return unix.ByteSliceToString(u.Machine[:])
 }
 
 // osRelease reads PRETTY_NAME from os-release (etc first, then usr/lib, as os-release(5) says).

@@ -27,3 +27,20 @@ func TestKernelReleaseFromProcVersion(t *testing.T) {
 		t.Errorf("garbage: %q", k)
 	}
 }
+
+// The kernel's machine name comes from the tree's sysctl file; a tree without it says nothing
+// (uname would describe this machine, not the tree's); the live system always has one.
+func TestKernelArch(t *testing.T) {
+	root := t.TempDir()
+	if a := kernelArch(Options{Root: root}); a != "" {
+		t.Errorf("a tree without proc/sys/kernel/arch: %q", a)
+	}
+	os.MkdirAll(filepath.Join(root, "proc/sys/kernel"), 0o755)
+	os.WriteFile(filepath.Join(root, "proc/sys/kernel/arch"), []byte("aarch64\n"), 0o644)
+	if a := kernelArch(Options{Root: root}); a != "aarch64" {
+		t.Errorf("arch = %q, want aarch64", a)
+	}
+	if a := kernelArch(Options{}); a == "" {
+		t.Error("the live system has no machine name")
+	}
+}

@@ -203,6 +203,7 @@ type Board struct {
 	Governor      string    `json:"governor,omitempty"`
 	CPUFreqDriver string    `json:"cpufreq_driver,omitempty"`
 	Kernel        string    `json:"kernel,omitempty"`
+	Arch          string    `json:"arch,omitempty"` // the kernel's machine name (uname -m)
 	OS            string    `json:"os,omitempty"`
 	MemoryBytes   uint64    `json:"memory_bytes,omitempty"`
 	CPUs          int       `json:"cpus,omitempty"`

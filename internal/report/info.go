@@ -111,7 +111,11 @@ func Info(w io.Writer, r *probe.Report, h *health.Health, findings []record.Find
 		if len(s) > 0 {
 			p("  %s", strings.Join(s, ", "))
 		}
-		p("  kernel %s, %s", orDash(b.Kernel), orDash(b.OS))
+		kernel := orDash(b.Kernel)
+		if b.Arch != "" {
+			kernel += " " + b.Arch
+		}
+		p("  kernel %s, %s", kernel, orDash(b.OS))
 	}
 	for _, n := range r.Notes {
 		p("note: %s", n)

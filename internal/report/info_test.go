@@ -121,3 +121,16 @@ func TestJobGolden(t *testing.T) {
 		t.Error("Job of no result succeeded")
 	}
 }
+
+// The kernel line names the kernel's machine when the probe read it.
+func TestInfoKernelArch(t *testing.T) {
+	r := probeFixture(t, "pi5-nvme-gen3", "/")
+	r.Board.Arch = "aarch64"
+	var b bytes.Buffer
+	if err := Info(&b, r, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "kernel 6.12.25+rpt-rpi-2712 aarch64, Debian") {
+		t.Errorf("no machine name on the kernel line:\n%s", b.String())
+	}
+}

@@ -18,7 +18,7 @@ func Row(r *record.Run, source string) (store.Run, []store.Test, error) {
 	row := store.Run{ID: r.ID, CreatedAt: r.CreatedAt, ToolVersion: r.ToolVersion, Profile: r.Profile,
 		DeviceKey: r.DeviceKey(), Source: source, Record: raw}
 	if r.Host != nil {
-		row.Board, row.BoardRevision = r.Host.Model, r.Host.Revision
+		row.Board, row.BoardRevision, row.Arch = r.Host.Model, r.Host.Revision, r.Host.Arch
 	}
 	if r.Device != nil {
 		row.DeviceClass, row.Vendor, row.Model = r.Device.Class, r.Device.Vendor, r.Device.Model

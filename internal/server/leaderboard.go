@@ -114,12 +114,38 @@ func leaderClass(c string) string {
 	return c
 }
 
-// leaderFamily is the family of a stored board name (canonical, or an alias), else other SBCs.
-func leaderFamily(board string) string {
+// leaderFamily is the family of a stored board name (canonical, or an alias). A board the list
+// does not name ranks among PCs when its kernel is an x86 one (a desktop names itself by its
+// maker's model, "Dell Inc. OptiPlex 7070"), else among other SBCs. x86 single-board
+// computers the list names (the ODROID-H2) stay SBCs.
+func leaderFamily(board, arch string) string {
 	if f, ok := refdata.BoardFamily(displayBoard(board)); ok {
 		return f
 	}
+	if x86Arch(arch) {
+		return refdata.FamilyPC
+	}
 	return refdata.FamilyOtherSBC
+}
+
+// x86Arch reports whether a kernel machine name (uname -m) is an x86 one.
+func x86Arch(arch string) bool {
+	switch arch {
+	case "x86_64", "i386", "i486", "i586", "i686":
+		return true
+	}
+	return false
+}
+
+// boardFamily is the family the base ranks a board in (the one its results gave), else the
+// family its name alone gives.
+func boardFamily(base []*leaderEntry, board string) string {
+	for _, e := range base {
+		if e.board == board {
+			return e.family
+		}
+	}
+	return leaderFamily(board, "")
 }
 
 func (s *Server) leaderBase(ctx context.Context) ([]*leaderEntry, error) {
@@ -149,12 +175,13 @@ func (s *Server) leaders(ctx context.Context, f leaderFilter) (Leaderboard, erro
 func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
 	type k struct{ board, class, bus, key string }
 	entries := map[k]*leaderEntry{}
-	entry := func(board, class, bus, key, name string) *leaderEntry {
+	// arch is the first result's; a board the list does not name has one kernel in practice.
+	entry := func(board, arch, class, bus, key, name string) *leaderEntry {
 		board = displayBoard(board) // one name per board: revisions and aliases rank together
 		kk := k{board, class, bus, key}
 		e := entries[kk]
 		if e == nil {
-			e = &leaderEntry{family: leaderFamily(board), board: board, class: class, bus: bus, key: key, name: name}
+			e = &leaderEntry{family: leaderFamily(board, arch), board: board, class: class, bus: bus, key: key, name: name}
 			entries[kk] = e
 		}
 		return e
@@ -186,7 +213,7 @@ func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
 				if r.DeviceKey == "" || r.Source == store.SourcePublished {
 					continue
 				}
-				e := entry(r.Board, leaderClass(r.DeviceClass), r.LinkBus, r.DeviceKey, label(r.Vendor, r.Model, r.DeviceKey))
+				e := entry(r.Board, r.Arch, leaderClass(r.DeviceClass), r.LinkBus, r.DeviceKey, label(r.Vendor, r.Model, r.DeviceKey))
 				e.results++
 				switch {
 				case r.ScorePibenchmarks != nil:
@@ -209,7 +236,7 @@ func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
 		if f.DeviceKey == "" || f.Board == "" {
 			return nil
 		}
-		e := entry(f.Board, leaderClass(f.DeviceClass), f.LinkBus, f.DeviceKey, label(f.Vendor, f.Model, f.DeviceKey))
+		e := entry(f.Board, "", leaderClass(f.DeviceClass), f.LinkBus, f.DeviceKey, label(f.Vendor, f.Model, f.DeviceKey))
 		e.results++
 		e.seqRead = append(e.seqRead, f.MBPerS)
 		return nil
@@ -255,7 +282,7 @@ func rankLeaders(base []*leaderEntry, f leaderFilter) Leaderboard {
 		perFamily[e.family] += e.results
 	}
 	if f.board != "" && f.family == "" {
-		f.family = leaderFamily(f.board)
+		f.family = boardFamily(base, f.board)
 	}
 	for _, fam := range refdata.Families() {
 		if perFamily[fam] == 0 {

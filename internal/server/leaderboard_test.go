@@ -128,3 +128,46 @@ func rankLeadersFor(t *testing.T, ts *testServer, family, class string) Leaderbo
 	}
 	return home.Leaderboard
 }
+
+// A board the list does not name ranks among PCs when its kernel is x86, else among other
+// SBCs; a board filter lands on the family its results gave.
+func TestLeaderboardFamilyByArch(t *testing.T) {
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	for i, c := range []struct{ board, arch, model string }{
+		{"Dell Inc. OptiPlex 7070", "x86_64", "Desk Card"},
+		{"Pine64 RockPro64 v2.1", "aarch64", "Arm Card"},
+		{"Old Box Without Arch", "", "Plain Card"},
+	} {
+		r := sampleRecord("arch"+itoa(i), "Bench", c.model, c.board, 40)
+		r.Host.Arch = c.arch
+		if code, out := ts.post(t, encode(t, r)); code != 201 {
+			t.Fatal(code, out)
+		}
+	}
+	ranked := func(family, board string) []string {
+		var home HomeData
+		q := "/api/v1/home?family=" + url.QueryEscape(family)
+		if board != "" {
+			q = "/api/v1/home?board=" + url.QueryEscape(board)
+		}
+		if c := ts.getJSON(t, q, &home); c != 200 {
+			t.Fatalf("%s: %d", q, c)
+		}
+		var names []string
+		for _, s := range home.Leaderboard.Sections {
+			for _, d := range s.Drives {
+				names = append(names, home.Leaderboard.Family+": "+d.Name)
+			}
+		}
+		return names
+	}
+	if got := strings.Join(ranked("PCs", ""), ","); got != "PCs: Bench Desk Card" {
+		t.Errorf("PCs rank %q, want the x86 desktop's drive only", got)
+	}
+	if got := strings.Join(ranked("Other SBCs", ""), ","); !strings.Contains(got, "Bench Arm Card") || !strings.Contains(got, "Bench Plain Card") || strings.Contains(got, "Desk") {
+		t.Errorf("other SBCs rank %q, want the arm board's and the unknown one's drives", got)
+	}
+	if got := strings.Join(ranked("", "Dell Inc. OptiPlex 7070"), ","); got != "PCs: Bench Desk Card" {
+		t.Errorf("the desktop's board filter gives %q", got)
+	}
+}

@@ -108,7 +108,7 @@ func resultPath(id string) string { return "/result/" + url.PathEscape(id) }
 // store takes for "no time") becomes the Unix epoch; such a run is doubted anyway
 // (impossible-date).
 func cleanColumns(row *store.Run, tests []store.Test) {
-	for _, p := range []*string{&row.ToolVersion, &row.Profile, &row.Board, &row.BoardRevision, &row.DeviceClass,
+	for _, p := range []*string{&row.ToolVersion, &row.Profile, &row.Board, &row.BoardRevision, &row.Arch, &row.DeviceClass,
 		&row.Vendor, &row.Model, &row.LinkBus, &row.DeviceKey} {
 		*p = strings.ReplaceAll(*p, "\x00", "\uFFFD")
 	}

@@ -104,7 +104,7 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 			run.ID, toMicros(run.CreatedAt), run.ToolVersion, run.Profile, run.Board, run.BoardRevision,
 			run.DeviceClass, run.Vendor, run.Model, run.CapacityBytes, run.LinkBus, run.LinkSpeedMbps,
 			run.DeviceKey, nullFloat(run.ScoreIomark), nullFloat(run.ScorePibenchmarks), run.Source,
-			texts[j], nameID, string(run.Record), string(run.Flags), listedInt(run.Flags))
+			texts[j], nameID, string(run.Record), string(run.Flags), listedInt(run.Flags), run.Arch)
 		if err != nil {
 			return nil, &errBatchItem{i, s.wrapErr("saving run "+run.ID+" in", err)}
 		}

@@ -11,7 +11,7 @@ import (
 // runColumns are read in the order scanRun expects; record is appended when wanted.
 const runColumns = `id, created_at_us, tool_version, profile, board, board_revision, device_class,
     vendor, model, capacity_bytes, link_bus, link_speed_mbps, device_key, score_iomark,
-    score_pibenchmarks, source, flags, moderation, listed`
+    score_pibenchmarks, source, flags, moderation, listed, arch`
 
 // GetRun returns a run with its record and its tests in their saved order, or an error
 // wrapping ErrNotFound.
@@ -70,7 +70,7 @@ func scanRun(sc scanner, withRecord bool) (Run, error) {
 	)
 	dest := []any{&r.ID, &createdUS, &r.ToolVersion, &r.Profile, &r.Board, &r.BoardRevision,
 		&r.DeviceClass, &r.Vendor, &r.Model, &r.CapacityBytes, &r.LinkBus, &r.LinkSpeedMbps,
-		&r.DeviceKey, &iomark, &pibm, &r.Source, &flags, &r.Moderation, &listed}
+		&r.DeviceKey, &iomark, &pibm, &r.Source, &flags, &r.Moderation, &listed, &r.Arch}
 	if withRecord {
 		dest = append(dest, &record)
 	}

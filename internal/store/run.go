@@ -22,6 +22,7 @@ type Run struct {
 	Profile           string
 	Board             string
 	BoardRevision     string
+	Arch              string // the host kernel's machine name (uname -m); "" when the record has none
 	DeviceClass       string
 	Vendor            string
 	Model             string

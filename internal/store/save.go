@@ -10,8 +10,8 @@ import (
 
 const insertRunSQL = `INSERT INTO runs (id, created_at_us, tool_version, profile, board, board_revision,
     device_class, vendor, model, capacity_bytes, link_bus, link_speed_mbps, device_key,
-    score_iomark, score_pibenchmarks, source, search_text, name_id, record, flags, listed)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+    score_iomark, score_pibenchmarks, source, search_text, name_id, record, flags, listed, arch)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
 ON CONFLICT (id) DO NOTHING`
 
 const insertTestsHead = `INSERT INTO tests (run_id, seq, name, op, bs_bytes, qd, jobs, iops, mb_per_s,

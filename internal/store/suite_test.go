@@ -91,7 +91,7 @@ func sampleRun(id string, at time.Time, vendor, model string) (Run, []Test) {
 	b, _ := json.Marshal(rec)
 	return Run{
 		ID: id, CreatedAt: at, ToolVersion: "0.1.0", Profile: "quick",
-		Board: "Raspberry Pi 4 Model B", BoardRevision: "1.5", DeviceClass: "microsd",
+		Board: "Raspberry Pi 4 Model B", BoardRevision: "1.5", Arch: "aarch64", DeviceClass: "microsd",
 		Vendor: vendor, Model: model, CapacityBytes: 31_914_983_424, LinkBus: "mmc", LinkSpeedMbps: 400,
 		DeviceKey: "sd:0x000003:0x5344:" + model, ScoreIomark: f64(1234.5), Source: SourceLocal,
 		Record: b,

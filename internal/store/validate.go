@@ -29,7 +29,7 @@ func validateRun(r Run, tests []Test) error {
 	}
 	for name, s := range map[string]string{
 		"id": r.ID, "tool version": r.ToolVersion, "profile": r.Profile, "board": r.Board,
-		"board revision": r.BoardRevision, "device class": r.DeviceClass, "vendor": r.Vendor,
+		"board revision": r.BoardRevision, "arch": r.Arch, "device class": r.DeviceClass, "vendor": r.Vendor,
 		"model": r.Model, "link bus": r.LinkBus, "device key": r.DeviceKey,
 	} {
 		if err := checkText(name, s); err != nil {

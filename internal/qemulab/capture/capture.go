@@ -17,7 +17,7 @@ const maxFileBytes = 64 << 10
 
 // systemFiles are read by probe for every report (board.go, sensors.go, mounts.go, usb.go).
 var systemFiles = []string{
-	"/proc/cpuinfo", "/proc/meminfo", "/proc/version", "/proc/sys/kernel/osrelease",
+	"/proc/cpuinfo", "/proc/meminfo", "/proc/version", "/proc/sys/kernel/osrelease", "/proc/sys/kernel/arch",
 	"/etc/os-release", "/usr/lib/os-release",
 	"/sys/firmware/devicetree/base/model", "/sys/firmware/devicetree/base/compatible",
 	"/sys/firmware/devicetree/base/system/linux,revision",
