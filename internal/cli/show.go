@@ -18,7 +18,7 @@ func newShowCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show [RUN]",
 		Short: "Show a saved run (default: the latest)",
-		Long:  "Show a saved run: RUN is its id or any unique end of it, as `iomark history` prints; without RUN, the latest run.",
+		Long:  "Show a saved run: RUN is its id, any unique end of it as `iomark history` prints, or a unique start; without RUN, the latest run.",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openStore(cmd.Context(), dsn)

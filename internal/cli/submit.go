@@ -20,7 +20,7 @@ func newSubmitCmd() *cobra.Command {
 		Use:   "submit [RUN] --server URL",
 		Short: "Upload a saved run (default: the latest) to a results server and print its permalink",
 		Long: `submit uploads one run to an iomark results server (iomark serve). RUN is what
-iomark show takes: a run id from the local results database or any unique end of it (iomark
+iomark show takes: a run id from the local results database or any unique end or start of it (iomark
 history lists them), "latest", or nothing for the latest run; or a file holding a record as
 iomark run --json prints it. Serial numbers are in the record only as hashes; hostnames are
 never sent. Uploading the same run again is harmless.`,
@@ -49,7 +49,7 @@ never sent. Uploading the same run again is harmless.`,
 }
 
 // readRun returns a record as stored: the file RUN names, else the saved run RUN names as
-// `iomark show` finds it (runstore.Find: its id or a unique end of it, as `iomark history`
+// `iomark show` finds it (runstore.Find: its id or a unique end or start of it, as `iomark history`
 // prints; "latest" or "" is the newest).
 func readRun(ctx context.Context, dsn, run string) ([]byte, error) {
 	if st, err := os.Stat(run); run != "" && err == nil && st.Mode().IsRegular() {

@@ -10,8 +10,8 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
-// ShortID is a run id as people type it: its last 12 hex digits, unique enough in one
-// database (Find accepts any unique end of an id).
+// ShortID is a run id as people type it: its last 12 hex digits, random in a UUIDv7 and so
+// unique enough in one database (Find accepts any unique end or start of an id).
 func ShortID(id string) string {
 	if len(id) > 12 {
 		return id[len(id)-12:]
@@ -29,7 +29,8 @@ func Load(ctx context.Context, st *store.Store, ref string) (*record.Run, error)
 }
 
 // Find returns a saved run, its record as stored, by its full id or a unique end of it (what
-// `iomark history` prints); "" or "latest" is the newest run.
+// `iomark history` prints) or start of it (as one copies from a record, or as git takes
+// commit ids); "" or "latest" is the newest run.
 func Find(ctx context.Context, st *store.Store, ref string) (store.Run, error) {
 	ref = strings.TrimSpace(strings.ToLower(ref))
 	if ref == "" || ref == "latest" {
@@ -54,7 +55,7 @@ func Find(ctx context.Context, st *store.Store, ref string) (store.Run, error) {
 			return store.Run{}, fmt.Errorf("reading the results database: %w", err)
 		}
 		for _, r := range runs {
-			if strings.HasSuffix(r.ID, ref) {
+			if strings.HasSuffix(r.ID, ref) || strings.HasPrefix(r.ID, ref) {
 				match = append(match, r)
 			}
 		}

@@ -32,6 +32,7 @@ func TestFindByIDShortIDAndLatest(t *testing.T) {
 	for ref, want := range map[string]string{
 		"": newer.ID, "latest": newer.ID, " LATEST ": newer.ID,
 		older.ID: older.ID, ShortID(older.ID): older.ID, "a001": older.ID, strings.ToUpper(ShortID(newer.ID)): newer.ID,
+		"0198a7c2-0000-7000-8000-00000000a": older.ID, // a unique start
 	} {
 		got, err := Load(ctx, st, ref)
 		if err != nil || got.ID != want {
@@ -40,6 +41,9 @@ func TestFindByIDShortIDAndLatest(t *testing.T) {
 	}
 	if _, err := Load(ctx, st, "001"); err == nil || !strings.Contains(err.Error(), "matches 2 runs") {
 		t.Errorf("an ambiguous end: %v", err)
+	}
+	if _, err := Load(ctx, st, "0198a7c2"); err == nil || !strings.Contains(err.Error(), "matches 2 runs") {
+		t.Errorf("an ambiguous start: %v", err)
 	}
 	if _, err := Find(ctx, st, "ffff"); err == nil || !strings.Contains(err.Error(), "iomark history") {
 		t.Errorf("an unknown run: %v", err)
