@@ -297,13 +297,15 @@ func (r *ring) call(n, minComplete uint32, raw bool) error {
 // the batch was gathered and the ring asleep while the device worked: at QD32 on the RAM-backed
 // loop device the ring reached 0.85× fio with 35% of the CPU idle or in iowait against fio's
 // 22%; one call per I/O reached 1.0× while still spending less CPU per I/O than fio
-// (docs/decisions.md, "io_uring submits each I/O at once"). At QD1 there is nothing to overlap,
-// and the I/O goes in with the wait (one call per I/O, not two). While the ring is busy the goroutine holds
-// its P through that wait (raw syscalls, GOMAXPROCS raised by Run; see busyWindow): through
-// the ordinary syscall path, Go's sysmon kept taking the P of this never-yielding goroutine
-// while it sat in io_uring_enter, woke another thread to hand it off and polled every 20 µs,
-// and the ring thread had to take a P back — wake-ups that competed with the device's kernel
-// threads and kept QD32 at 0.83× fio on two cores (docs/decisions.md).
+// (docs/decisions.md, "io_uring submits each I/O at once"). At QD1 there is nothing to
+// overlap, and the I/O goes in with the wait (one call per I/O, not two).
+//
+// While the ring is busy the goroutine holds its P through its calls (raw syscalls,
+// GOMAXPROCS raised by Run; see busyWindow): through the ordinary syscall path, Go's sysmon
+// kept taking the P of this never-yielding goroutine while it sat in io_uring_enter, woke
+// another thread to hand it off and polled every 20 µs, and the ring thread had to take a P
+// back — wake-ups that competed with the device's kernel threads on two cores
+// (docs/decisions.md, "io_uring keeps its P").
 type uring struct{}
 
 // A ring holds its P through io_uring_enter only while it is busy: at least one enter per
