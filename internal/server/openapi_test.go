@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/iomark/iomark/internal/health"
 	"net/http"
 	"net/url"
 	"os"
@@ -115,6 +116,15 @@ func testResponsesMatchDocument(t *testing.T, ts *testServer) {
 			t.Fatalf("seeding: %d %v", c, out)
 		}
 	}
+	// A drive that reports health without a critical-warning field: the record leaves
+	// critical_warnings out (omitzero), and the response schema must not require it
+	// (schemathesis found the 2026-11-23 document did).
+	h := sampleRecord("doc-health", "SanDisk", "Card 0", "Raspberry Pi 4 Model B", 30)
+	read := uint64(182280)
+	h.Health = &health.Health{Source: health.SourceATA, DataReadBytes: &read}
+	if c, out := ts.post(t, encode(t, h)); c != 201 {
+		t.Fatalf("seeding: %d %v", c, out)
+	}
 	key := url.QueryEscape(sampleRecord("x", "SanDisk", "Card 0", "", 1).DeviceKey())
 	var doc openAPI
 	if err := json.Unmarshal(openAPIDoc(), &doc); err != nil {
@@ -132,6 +142,7 @@ func testResponsesMatchDocument(t *testing.T, ts *testServer) {
 		{"GET", "/api/v1/board?name=Raspberry+Pi+4+Model+B", "/api/v1/board"},
 		{"GET", "/api/v1/board", "/api/v1/board"},
 		{"GET", "/api/v1/results/doc-1", "/api/v1/results/{id}"},
+		{"GET", "/api/v1/results/doc-health", "/api/v1/results/{id}"},
 		{"GET", "/api/v1/results/nope", "/api/v1/results/{id}"},
 		{"GET", "/api/v1/results/doc-1/raw", "/api/v1/results/{id}/raw"},
 		{"GET", "/api/v1/compare?drive=" + key + "&result=doc-3", "/api/v1/compare"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -240,7 +241,10 @@ func (b *schemaBuilder) object(t reflect.Type, path string) *Schema {
 			if path != "" {
 				p = path + "." + name
 			}
-			omitempty := strings.Contains(opts, "omitempty")
+			// omitzero leaves a zero value out as omitempty leaves an empty one: neither is
+			// always there (health.critical_warnings is absent when the drive has no such
+			// field), and neither is written as null.
+			omitempty := slices.ContainsFunc(strings.Split(opts, ","), func(o string) bool { return o == "omitempty" || o == "omitzero" })
 			s.Properties[name] = b.schemaOf(f.Type, p, omitempty)
 			if b.upload && b.limits[p].required || !b.upload && !omitempty {
 				s.Required = append(s.Required, name)
