@@ -1,7 +1,7 @@
 // Command engine-vs-fio runs iomark's engine and fio alternately on the same unthrottled
 // RAM-backed loop device and prints, per workload, the median IOPS of each, the ratio
 // iomark/fio, the CPU each spends per I/O, their peak RSS, and iomark's latency percentiles
-// against fio's completion latency (clat) of the same runs, as Markdown tables.
+// against fio's total latency (lat) of the same runs, as Markdown tables.
 //
 //	sudo go run ./bench/engine-vs-fio [-pairs 7] [-runtime 5s] [-ramp 1s] [-iomark PATH]
 //	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR]

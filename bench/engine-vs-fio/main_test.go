@@ -64,21 +64,22 @@ func TestToolArgs(t *testing.T) {
 		wantFio, wantIom string
 	}{
 		{row("4K randread QD1 psync"),
-			"--ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1 --numjobs=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"--ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1 --numjobs=1 --lat_percentiles=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --rw randread --bs 4k --qd 1 --engine psync --runtime 5s --ramp 1s --json"},
 		{row("4K randread QD32 io_uring"),
-			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=32 --numjobs=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=32 --numjobs=1 --lat_percentiles=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --rw randread --bs 4k --qd 32 --engine io_uring --runtime 5s --ramp 1s --json"},
 		{row("4K randwrite QD1 psync"),
-			"--ioengine=psync --direct=1 --rw=randwrite --bs=4k --iodepth=1 --numjobs=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"--ioengine=psync --direct=1 --rw=randwrite --bs=4k --iodepth=1 --numjobs=1 --lat_percentiles=1 --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --destructive --confirm /dev/loop7 --rw randwrite --bs 4k --qd 1 --engine psync --runtime 5s --ramp 1s --json"},
-		// Two rings of 16 each; fio reports its two jobs as one group.
+		// Two rings of 16 each; fio reports its two jobs as one group. Every fio run reports
+		// its total latency's percentiles (lat: the span iomark times), not only clat.
 		{row("4K randread 2 jobs × QD16 io_uring"),
-			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=16 --numjobs=2 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=16 --numjobs=2 --lat_percentiles=1 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --rw randread --bs 4k --qd 16 --jobs 2 --engine io_uring --runtime 5s --ramp 1s --json"},
 		// psync at depth 32: iomark's 32 goroutines of one job, fio's 32 jobs.
 		{row("4K randread 32 threads psync"),
-			"--ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1 --numjobs=32 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"--ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1 --numjobs=32 --lat_percentiles=1 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --rw randread --bs 4k --qd 32 --engine psync --runtime 5s --ramp 1s --json"},
 	}
 	for _, tt := range tests {

@@ -26,14 +26,19 @@ type sample struct {
 	// set-up and ramp included, so per-I/O figures from it run a little high for both.
 	ProcCPUS     float64 `json:"proc_cpu_s"`
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
-	// Latency percentiles of the same run, µs: iomark's lat_us (each I/O from just before
-	// its submission to the reap that saw it complete), fio's clat (from submission to
-	// completion) of the direction the workload runs.
-	P50US float64         `json:"p50_us"`
-	P99US float64         `json:"p99_us"`
-	WallS float64         `json:"wall_s"`
-	Args  []string        `json:"args"`
-	Raw   json.RawMessage `json:"raw"`
+	// Latency percentiles of the same run, µs, of the direction the workload runs: iomark's
+	// lat_us (each I/O from just before it is prepared to the reap that saw it complete),
+	// fio's total latency lat (from when fio prepared the I/O to its completion; run with
+	// --lat_percentiles=1) — the same span. fio's clat is kept beside it (ClatP50US,
+	// ClatP99US; 0 for iomark): for io_uring fio starts clat's clock only once the
+	// io_uring_enter that submitted the I/O has returned, so clat leaves the submission out.
+	P50US     float64         `json:"p50_us"`
+	P99US     float64         `json:"p99_us"`
+	ClatP50US float64         `json:"clat_p50_us,omitempty"`
+	ClatP99US float64         `json:"clat_p99_us,omitempty"`
+	WallS     float64         `json:"wall_s"`
+	Args      []string        `json:"args"`
+	Raw       json.RawMessage `json:"raw"`
 }
 
 func (s sample) ownCPUUSPerIO() float64  { return perIO(s.OwnCPUS, s.IOs) }
@@ -61,7 +66,7 @@ func fioArgs(dev string, w workload, o options) []string {
 		iodepth, numjobs = 1, w.qd*w.jobs
 	}
 	args = append(args, "--direct=1", "--rw="+w.rw, "--bs="+w.bs, "--iodepth="+strconv.Itoa(iodepth),
-		"--numjobs="+strconv.Itoa(numjobs))
+		"--numjobs="+strconv.Itoa(numjobs), "--lat_percentiles=1")
 	if numjobs > 1 {
 		args = append(args, "--group_reporting")
 	}
@@ -75,13 +80,16 @@ func runFio(ctx context.Context, dev string, w workload, o options) (sample, err
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", w.name, err)
 	}
-	p50, p99 := r.ReadClatP50US, r.ReadClatP99US
+	p50, p99 := r.ReadLatP50US, r.ReadLatP99US
+	c50, c99 := r.ReadClatP50US, r.ReadClatP99US
 	if w.writes() {
-		p50, p99 = r.WriteClatP50US, r.WriteClatP99US
+		p50, p99 = r.WriteLatP50US, r.WriteLatP99US
+		c50, c99 = r.WriteClatP50US, r.WriteClatP99US
 	}
 	return sample{
 		IOPS: r.IOPS(), IOs: r.IOs(), OwnCPUS: r.JobCPUUsrS + r.JobCPUSysS,
 		ProcCPUS: r.ProcCPUS, PeakRSSBytes: r.PeakRSSBytes, WallS: r.WallS, P50US: p50, P99US: p99,
+		ClatP50US: c50, ClatP99US: c99,
 		Args: append([]string{"fio", "--output-format=json"}, args...), Raw: r.Raw,
 	}, nil
 }

@@ -17,10 +17,15 @@ type FioResult struct {
 	RuntimeS                      float64 // the job's measured run time (job_runtime)
 
 	// Completion latency (fio's clat: from submission to completion, without submission
-	// time) percentiles and total latency (lat: submission included) mean, in µs.
+	// time) percentiles and total latency (lat: submission included) mean, in µs. For
+	// io_uring fio starts clat's clock only once io_uring_enter has returned, so clat leaves
+	// out the submitting call. The total latency's percentiles (LatP50US, LatP99US) are
+	// there only when fio ran with --lat_percentiles=1; 0 otherwise.
 	ReadClatP50US, ReadClatP99US   float64
 	WriteClatP50US, WriteClatP99US float64
 	ReadLatMeanUS, WriteLatMeanUS  float64
+	ReadLatP50US, ReadLatP99US     float64
+	WriteLatP50US, WriteLatP99US   float64
 
 	// CPU fio reports for its job threads over the measured window: usr_cpu and sys_cpu are
 	// percentages of job_runtime, turned back into seconds here.
@@ -61,7 +66,8 @@ type fioDirJSON struct {
 		Percentile map[string]float64 `json:"percentile"`
 	} `json:"clat_ns"`
 	LatNS struct {
-		Mean float64 `json:"mean"`
+		Mean       float64            `json:"mean"`
+		Percentile map[string]float64 `json:"percentile"`
 	} `json:"lat_ns"`
 }
 
@@ -104,6 +110,10 @@ func ParseFioJSON(out []byte) (*FioResult, error) {
 			r.WriteClatP99US = j.Write.ClatNS.Percentile["99.000000"] / 1000
 			r.ReadLatMeanUS = j.Read.LatNS.Mean / 1000
 			r.WriteLatMeanUS = j.Write.LatNS.Mean / 1000
+			r.ReadLatP50US = j.Read.LatNS.Percentile["50.000000"] / 1000
+			r.ReadLatP99US = j.Read.LatNS.Percentile["99.000000"] / 1000
+			r.WriteLatP50US = j.Write.LatNS.Percentile["50.000000"] / 1000
+			r.WriteLatP99US = j.Write.LatNS.Percentile["99.000000"] / 1000
 		}
 	}
 	return r, nil

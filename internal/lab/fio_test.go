@@ -30,6 +30,16 @@ func TestParseFioJSON(t *testing.T) {
 			},
 		},
 		{
+			// --lat_percentiles=1: lat_ns has percentiles too.
+			file: "fio-3.33-randread-uring-qd32-lat.json",
+			want: FioResult{
+				ReadIOPS: 338887.112887, ReadBytesPerS: 1388208463, ReadIOs: 339226, RuntimeS: 1,
+				ReadClatP50US: 74.240, ReadClatP99US: 183.296, ReadLatMeanUS: 94.121713571,
+				ReadLatP50US: 77.312, ReadLatP99US: 185.344,
+				JobCPUUsrS: 0.115, JobCPUSysS: 0.755, FioVersion: "fio-3.33",
+			},
+		},
+		{
 			// Two job entries: rates, counts and CPU add up; latencies are the first job's.
 			file: "fio-3.33-randrw-2jobs.json",
 			want: FioResult{
@@ -75,6 +85,10 @@ func TestParseFioJSON(t *testing.T) {
 				{"WriteClatP99US", got.WriteClatP99US, tt.want.WriteClatP99US},
 				{"ReadLatMeanUS", got.ReadLatMeanUS, tt.want.ReadLatMeanUS},
 				{"WriteLatMeanUS", got.WriteLatMeanUS, tt.want.WriteLatMeanUS},
+				{"ReadLatP50US", got.ReadLatP50US, tt.want.ReadLatP50US},
+				{"ReadLatP99US", got.ReadLatP99US, tt.want.ReadLatP99US},
+				{"WriteLatP50US", got.WriteLatP50US, tt.want.WriteLatP50US},
+				{"WriteLatP99US", got.WriteLatP99US, tt.want.WriteLatP99US},
 				{"JobCPUUsrS", got.JobCPUUsrS, tt.want.JobCPUUsrS},
 				{"JobCPUSysS", got.JobCPUSysS, tt.want.JobCPUSysS},
 			} {
