@@ -290,15 +290,21 @@ func (r *ring) call(n, minComplete uint32, raw bool) error {
 }
 
 // uring drives a job through one ring, kept full by one goroutine locked to its thread. Each
-// turn of its loop reaps every completion the kernel has posted and refills every free slot,
-// handing each I/O to the kernel as soon as it is prepared (as fio does); it waits for the next
-// completion only when none is ready, so the job waits only with all QD I/Os in flight (or
-// while it drains). Submitting a whole refill in one call instead left the device idle while
-// the batch was gathered and the ring asleep while the device worked: at QD32 on the RAM-backed
-// loop device the ring reached 0.85× fio with 35% of the CPU idle or in iowait against fio's
-// 22%; one call per I/O reached 1.0× while still spending less CPU per I/O than fio
-// (docs/decisions.md, "io_uring submits each I/O at once"). At QD1 there is nothing to
-// overlap, and the I/O goes in with the wait (one call per I/O, not two).
+// turn of its loop reaps every completion the kernel has posted and refills every free slot;
+// it waits for the next completion only when none is ready, so the job waits only with all QD
+// I/Os in flight (or while it drains).
+//
+// How a refill reaches the kernel decides whether the device idles. While the kernel holds
+// fewer than half the queue, each I/O is handed in as soon as it is prepared, with its own
+// io_uring_enter (as fio does with every I/O); the rest of the refill goes in with the wait,
+// in one call. Gathering every refill into the wait left the device short while the batch was
+// prepared: at QD32 on the RAM-backed loop device the ring reached 0.85× fio with 35% of the
+// CPU idle or in iowait against fio's 22%. A call for every I/O brought QD32 level with fio but
+// cost QD128, where the device never runs short, about 60% more CPU per I/O. Handing in only
+// while the kernel holds under half the queue kept both: 3 pairs of each io_uring row, QD32
+// 1.01×, QD128 1.14×, 2 × QD16 1.07×, with less CPU per I/O than fio's (docs/decisions.md,
+// "io_uring submits each I/O at once"). At QD1 there is nothing to overlap, and the I/O goes
+// in with the wait (one call per I/O, not two).
 //
 // While the ring is busy the goroutine holds its P through its calls (raw syscalls,
 // GOMAXPROCS raised by Run; see busyWindow): through the ordinary syscall path, Go's sysmon
@@ -334,6 +340,9 @@ type ringCounts struct {
 	enters, submitted, reaped int64 // enters: the waits
 	submits                   int64 // calls that only submitted
 	maxInflight               int
+	// waitsShort counts waits entered with prepared I/Os still to hand in while the kernel
+	// held fewer than half the queue: it must stay 0.
+	waitsShort int64
 	// waitsNotFull counts waits entered with a free slot while the job was still issuing
 	// I/O (neither stopping, nor out of budget, nor due an fsync): it must stay 0.
 	waitsNotFull int64
@@ -380,6 +389,7 @@ func (uring) run(j *job, _ int) error {
 		defer func() { ringDone(c) }()
 	}
 	inflight, pending := 0, uint32(0)
+	handInBelow := qd / 2 // see uring: while the kernel holds fewer, each I/O goes in at once
 	// raw: whether io_uring_enter keeps the P, chosen anew every busyWindow.
 	raw, windowStart, windowEnters := false, r.now(), 0
 	fsyncDue := false
@@ -393,7 +403,6 @@ func (uring) run(j *job, _ int) error {
 	for {
 		issuing := failure == nil && !fsyncDue && !r.stop.Load()
 		if issuing && inflight < qd {
-			now := r.now()
 			for inflight < qd {
 				if !r.claim(s.BlockSize) {
 					issuing = false
@@ -407,12 +416,17 @@ func (uring) run(j *job, _ int) error {
 					writes++
 					stamp(buf, idBase|writes, r.seed)
 				}
+				// Each I/O's clock starts as it is prepared, as fio's does: it is handed in
+				// at once, so a refill's last I/O has not waited for the first's call.
+				started[slot], offsets[slot], reading[slot] = r.now(), off, read
 				rg.prep(slot, read, off, buf)
-				started[slot], offsets[slot], reading[slot] = now, off, read
 				inflight++
 				pending++
 				if qd == 1 {
 					break // nothing to overlap with: the wait below submits it (one call per I/O)
+				}
+				if inflight-int(pending) >= handInBelow {
+					continue // the device has enough to do: this one goes in with the wait
 				}
 				if err := rg.submit(pending, raw); err != nil {
 					return ringFailed(err, failure, inflight, r.tgt.path)
@@ -442,6 +456,9 @@ func (uring) run(j *job, _ int) error {
 			c.enters++
 			if issuing && inflight < qd {
 				c.waitsNotFull++
+			}
+			if pending > 0 && inflight-int(pending) < handInBelow {
+				c.waitsShort++
 			}
 			if raw {
 				c.rawEnters++

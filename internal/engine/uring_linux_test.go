@@ -49,10 +49,11 @@ func TestURingKeepsItsQueueFull(t *testing.T) {
 				if c.submitted != c.reaped || c.submitted == 0 {
 					t.Errorf("ring %d: %d submitted, %d reaped in %d waits: every I/O submitted must be reaped", i, c.submitted, c.reaped, c.enters)
 				}
-				// Each I/O goes to the kernel as it is prepared, not gathered into the wait:
-				// at least one submitting call per QD I/Os (fewer would mean batched refills).
-				if c.submits*int64(s.QD) < c.submitted { // s.QD > 1 here
-					t.Errorf("ring %d: %d I/Os submitted in %d submitting calls: refills are batched", i, c.submitted, c.submits)
+				// While the kernel holds under half the queue, I/Os go in as they are
+				// prepared, not gathered into the wait (the first refill alone is 16 calls).
+				if c.waitsShort != 0 || c.submits < int64(s.QD/2) {
+					t.Errorf("ring %d: %d waits with I/Os held back while the kernel held under half the queue, %d submitting calls",
+						i, c.waitsShort, c.submits)
 				}
 				reaped += c.reaped
 			}
