@@ -22,7 +22,7 @@ func TestParseIomarkJSON(t *testing.T) {
 	tests := []struct {
 		name, out, engine, wantErr string
 	}{
-		{"ok", `{"engine":"psync","direct":true,"iops":1000,"ios":5000,"cpu":{"usr_s":0.1,"sys_s":0.2}}`, "psync", ""},
+		{"ok", `{"engine":"psync","direct":true,"iops":1000,"ios":5000,"cpu":{"usr_s":0.1,"sys_s":0.2},"lat_us":{"mean":80.5,"p50":70,"p99":200}}`, "psync", ""},
 		{"fell back", `{"engine":"psync","direct":true,"iops":1000,"ios":5000,"cpu":{"usr_s":0.1,"sys_s":0.2}}`, "io_uring", "asked for"},
 		{"buffered", `{"engine":"psync","direct":false,"iops":1000,"ios":5000,"cpu":{"usr_s":0.1,"sys_s":0.2}}`, "psync", "O_DIRECT"},
 		{"no cpu", `{"engine":"psync","direct":true,"iops":1000,"ios":5000}`, "psync", "lacks"},
@@ -36,7 +36,8 @@ func TestParseIomarkJSON(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if *j.IOPS != 1000 || *j.IOs != 5000 || math.Abs(j.CPU.UsrS+j.CPU.SysS-0.3) > 1e-9 {
+				if *j.IOPS != 1000 || *j.IOs != 5000 || math.Abs(j.CPU.UsrS+j.CPU.SysS-0.3) > 1e-9 ||
+					j.LatUS.Mean != 80.5 || j.LatUS.P50 != 70 || j.LatUS.P99 != 200 {
 					t.Errorf("parsed %+v", j)
 				}
 				return
@@ -119,6 +120,25 @@ func TestRowVerdicts(t *testing.T) {
 		if got := r.latencyAgrees(); got != tt.latencyOK {
 			t.Errorf("%s: latencyAgrees = %v, want %v", tt.name, got, tt.latencyOK)
 		}
+	}
+}
+
+// TestHeldInSpan checks Little's law as the report applies it: a tool that reaps only once its
+// whole queue is out holds the full depth inside its clock; one that reaps sooner holds less,
+// and the report shows both, per row, in the latency table.
+func TestHeldInSpan(t *testing.T) {
+	lazy := sample{IOPS: 280000, MeanUS: 113.1, P50US: 94, P99US: 212}
+	prompt := sample{IOPS: 307000, MeanUS: 86.7, P50US: 95, P99US: 175}
+	if got := lazy.heldInSpan(); math.Abs(got-31.668) > 1e-9 {
+		t.Errorf("heldInSpan = %v, want 31.668", got)
+	}
+	if got := prompt.heldInSpan(); math.Abs(got-26.6169) > 1e-9 {
+		t.Errorf("heldInSpan = %v, want 26.6169", got)
+	}
+	r := rowResult{workload: row("4K randread QD32 io_uring"), iomark: []sample{prompt}, fio: []sample{lazy}}
+	out := renderReport(env{}, []rowResult{r}, options{pairs: 1, runtime: 5 * time.Second, ramp: time.Second, sizeMB: 2048})
+	if !strings.Contains(out, "| 0.825 (0.825–0.825) | 26.6 | 31.7 | no |") {
+		t.Errorf("latency row lacks the p99 ratio and the held counts:\n%s", out)
 	}
 }
 

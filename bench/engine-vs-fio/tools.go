@@ -32,8 +32,11 @@ type sample struct {
 	// --lat_percentiles=1) — the same span. fio's clat is kept beside it (ClatP50US,
 	// ClatP99US; 0 for iomark): for io_uring fio starts clat's clock only once the
 	// io_uring_enter that submitted the I/O has returned, so clat leaves the submission out.
-	P50US     float64         `json:"p50_us"`
-	P99US     float64         `json:"p99_us"`
+	P50US float64 `json:"p50_us"`
+	P99US float64 `json:"p99_us"`
+	// MeanUS is the mean of the same latency: IOPS × MeanUS is how many I/Os the tool held
+	// inside its timed span on average (Little's law), see heldInSpan.
+	MeanUS    float64         `json:"mean_us"`
 	ClatP50US float64         `json:"clat_p50_us,omitempty"`
 	ClatP99US float64         `json:"clat_p99_us,omitempty"`
 	WallS     float64         `json:"wall_s"`
@@ -43,6 +46,13 @@ type sample struct {
 
 func (s sample) ownCPUUSPerIO() float64  { return perIO(s.OwnCPUS, s.IOs) }
 func (s sample) procCPUUSPerIO() float64 { return perIO(s.ProcCPUS, s.IOs) }
+
+// heldInSpan is how many I/Os the tool had inside its latency clock on average over the run:
+// IOPS × mean latency (Little's law). The rest of the depth is slots between the reap that
+// ended one clock and the preparation that starts the next. At equal IOPS, fewer held means
+// a shorter mean latency, so a difference here says how much of a latency gap comes from
+// when each tool starts and stops its clock, not from the device (BENCHMARKS.md, Method).
+func (s sample) heldInSpan() float64 { return s.IOPS * s.MeanUS / 1e6 }
 
 func perIO(cpuS float64, ios int64) float64 {
 	if ios <= 0 {
@@ -80,16 +90,16 @@ func runFio(ctx context.Context, dev string, w workload, o options) (sample, err
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", w.name, err)
 	}
-	p50, p99 := r.ReadLatP50US, r.ReadLatP99US
+	p50, p99, mean := r.ReadLatP50US, r.ReadLatP99US, r.ReadLatMeanUS
 	c50, c99 := r.ReadClatP50US, r.ReadClatP99US
 	if w.writes() {
-		p50, p99 = r.WriteLatP50US, r.WriteLatP99US
+		p50, p99, mean = r.WriteLatP50US, r.WriteLatP99US, r.WriteLatMeanUS
 		c50, c99 = r.WriteClatP50US, r.WriteClatP99US
 	}
 	return sample{
 		IOPS: r.IOPS(), IOs: r.IOs(), OwnCPUS: r.JobCPUUsrS + r.JobCPUSysS,
 		ProcCPUS: r.ProcCPUS, PeakRSSBytes: r.PeakRSSBytes, WallS: r.WallS, P50US: p50, P99US: p99,
-		ClatP50US: c50, ClatP99US: c99,
+		MeanUS: mean, ClatP50US: c50, ClatP99US: c99,
 		Args: append([]string{"fio", "--output-format=json"}, args...), Raw: r.Raw,
 	}, nil
 }
@@ -139,8 +149,9 @@ type iomarkJSON struct {
 		SysS float64 `json:"sys_s"`
 	} `json:"cpu"`
 	LatUS struct {
-		P50 float64 `json:"p50"`
-		P99 float64 `json:"p99"`
+		Mean float64 `json:"mean"`
+		P50  float64 `json:"p50"`
+		P99  float64 `json:"p99"`
 	} `json:"lat_us"`
 }
 
@@ -183,7 +194,7 @@ func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options)
 	return sample{
 		IOPS: *j.IOPS, IOs: *j.IOs, OwnCPUS: j.CPU.UsrS + j.CPU.SysS,
 		ProcCPUS: procCPUS, PeakRSSBytes: peakRSSBytes, WallS: wall.Seconds(),
-		P50US: j.LatUS.P50, P99US: j.LatUS.P99,
+		P50US: j.LatUS.P50, P99US: j.LatUS.P99, MeanUS: j.LatUS.Mean,
 		Args: append([]string{"iomark"}, args...), Raw: json.RawMessage(bytes.TrimSpace(stdout.Bytes())),
 	}, nil
 }
