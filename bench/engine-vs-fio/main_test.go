@@ -123,19 +123,19 @@ func TestRowVerdicts(t *testing.T) {
 	}
 }
 
-// TestHeldInSpan checks Little's law as the report applies it: a tool that reaps only once its
-// whole queue is out holds the full depth inside its clock; one that reaps sooner holds less,
-// and the report shows both, per row, in the latency table.
+// TestHeldInSpan checks Little's law as the report applies it, on figures shaped like a QD32
+// pair: fio keeps nearly the whole depth inside its clock, iomark's slots spend part of each
+// cycle between a reap and the next preparation; the latency table shows both per row.
 func TestHeldInSpan(t *testing.T) {
-	lazy := sample{IOPS: 280000, MeanUS: 113.1, P50US: 94, P99US: 212}
-	prompt := sample{IOPS: 307000, MeanUS: 86.7, P50US: 95, P99US: 175}
-	if got := lazy.heldInSpan(); math.Abs(got-31.668) > 1e-9 {
+	fioLike := sample{IOPS: 280000, MeanUS: 113.1, P50US: 94, P99US: 212}
+	iomarkLike := sample{IOPS: 307000, MeanUS: 86.7, P50US: 95, P99US: 175}
+	if got := fioLike.heldInSpan(); math.Abs(got-31.668) > 1e-9 {
 		t.Errorf("heldInSpan = %v, want 31.668", got)
 	}
-	if got := prompt.heldInSpan(); math.Abs(got-26.6169) > 1e-9 {
+	if got := iomarkLike.heldInSpan(); math.Abs(got-26.6169) > 1e-9 {
 		t.Errorf("heldInSpan = %v, want 26.6169", got)
 	}
-	r := rowResult{workload: row("4K randread QD32 io_uring"), iomark: []sample{prompt}, fio: []sample{lazy}}
+	r := rowResult{workload: row("4K randread QD32 io_uring"), iomark: []sample{iomarkLike}, fio: []sample{fioLike}}
 	out := renderReport(env{}, []rowResult{r}, options{pairs: 1, runtime: 5 * time.Second, ramp: time.Second, sizeMB: 2048})
 	if !strings.Contains(out, "| 0.825 (0.825–0.825) | 26.6 | 31.7 | no |") {
 		t.Errorf("latency row lacks the p99 ratio and the held counts:\n%s", out)
