@@ -4,7 +4,7 @@
 // against fio's total latency (lat) of the same runs, as Markdown tables.
 //
 //	sudo go run ./bench/engine-vs-fio [-pairs 7] [-runtime 5s] [-ramp 1s] [-iomark PATH]
-//	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR]
+//	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR[,SUBSTR]] [-trace]
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
 // cgroup-v1 blkio controller (see internal/lab) and fio. Progress goes to stderr, the table
@@ -61,6 +61,7 @@ type options struct {
 	fioOnly    bool
 	rawPath    string
 	rows       string
+	trace      bool
 }
 
 func main() {
@@ -72,7 +73,10 @@ func main() {
 	flag.IntVar(&o.sizeMB, "size-mb", 2048, "size of the RAM-backed loop device, MiB")
 	flag.BoolVar(&o.fioOnly, "fio-only", false, "run only fio (to check the bench before iomark has an engine)")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's figures and raw JSON to this file")
-	flag.StringVar(&o.rows, "rows", "", "run only the rows whose name contains this (e.g. QD32); default all")
+	flag.StringVar(&o.rows, "rows", "", "run only the rows whose name contains this, or any of several separated by commas "+
+		"(e.g. QD32, or \"QD1 psync,QD32 io_uring\"); default all")
+	flag.BoolVar(&o.trace, "trace", false, "also time every request in the kernel with bpftrace, for the latency "+
+		"tables (slows both tools: not for the IOPS table)")
 	flag.Parse()
 	if err := o.check(); err != nil {
 		fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
@@ -90,8 +94,11 @@ func main() {
 func (o options) selected() []workload {
 	var out []workload
 	for _, w := range workloads {
-		if strings.Contains(w.name, o.rows) {
-			out = append(out, w)
+		for _, part := range strings.Split(o.rows, ",") {
+			if strings.Contains(w.name, strings.TrimSpace(part)) {
+				out = append(out, w)
+				break
+			}
 		}
 	}
 	return out
@@ -121,6 +128,11 @@ func run(ctx context.Context, o options) error {
 	}
 	if err := lab.FioAvailable(); err != nil {
 		return err
+	}
+	if o.trace {
+		if err := bpftraceAvailable(); err != nil {
+			return err
+		}
 	}
 	var iomark *iomarkTool
 	if !o.fioOnly {
@@ -163,14 +175,14 @@ func run(ctx context.Context, o options) error {
 					if iomark == nil {
 						continue
 					}
-					s, err := iomark.run(ctx, drive.Dev, w, o)
+					s, err := traced(ctx, drive.Dev, o, func() (sample, error) { return iomark.run(ctx, drive.Dev, w, o) })
 					if err != nil {
 						return interrupted(ctx, err)
 					}
 					results[i].iomark = append(results[i].iomark, s)
 					logf("pair %d/%d %-34s iomark %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
 				} else {
-					s, err := runFio(ctx, drive.Dev, w, o)
+					s, err := traced(ctx, drive.Dev, o, func() (sample, error) { return runFio(ctx, drive.Dev, w, o) })
 					if err != nil {
 						return interrupted(ctx, err)
 					}
@@ -191,6 +203,28 @@ func run(ctx context.Context, o options) error {
 	return nil
 }
 
+// traced is run, with the kernel's latency of the run added under -trace.
+func traced(ctx context.Context, dev string, o options, run func() (sample, error)) (sample, error) {
+	if !o.trace {
+		return run()
+	}
+	t, err := startKernelTrace(ctx, dev, o)
+	if err != nil {
+		return sample{}, err
+	}
+	s, err := run()
+	if err != nil {
+		t.stop()
+		return s, err
+	}
+	k, err := t.result()
+	if err != nil {
+		return s, fmt.Errorf("kernel trace: %w", err)
+	}
+	s.Kernel = &k
+	return s, nil
+}
+
 // interrupted says so when a run failed because the bench was being stopped; nothing is
 // printed for an unfinished table.
 func interrupted(ctx context.Context, err error) error {
@@ -204,7 +238,15 @@ func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
 }
 
-// commandLine is how this run was started, for the report.
+// commandLine is how this run was started, for the report, with each argument that holds a
+// space quoted so the line runs as shown (-rows "randread QD32").
 func commandLine() string {
-	return "go run ./bench/engine-vs-fio " + strings.Join(os.Args[1:], " ")
+	args := make([]string, len(os.Args)-1)
+	for i, a := range os.Args[1:] {
+		if strings.ContainsAny(a, " \t'\"") {
+			a = strconv.Quote(a)
+		}
+		args[i] = a
+	}
+	return strings.TrimSpace("go run ./bench/engine-vs-fio " + strings.Join(args, " "))
 }

@@ -124,11 +124,14 @@ func TestRowVerdicts(t *testing.T) {
 }
 
 // TestHeldInSpan checks Little's law as the report applies it, on figures shaped like a QD32
-// pair: fio keeps nearly the whole depth inside its clock, iomark's slots spend part of each
-// cycle between a reap and the next preparation; the latency table shows both per row.
+// pair: fio keeps nearly the whole depth inside its clock but fewer requests in the device
+// (completions wait in its queue until it reaps them), iomark holds more in the device and
+// fewer in its clock; the kernel table shows both per row, with the time outside the device.
 func TestHeldInSpan(t *testing.T) {
-	fioLike := sample{IOPS: 280000, MeanUS: 113.1, P50US: 94, P99US: 212}
-	iomarkLike := sample{IOPS: 307000, MeanUS: 86.7, P50US: 95, P99US: 175}
+	fioLike := sample{IOPS: 280000, MeanUS: 113.1, P50US: 94, P99US: 212,
+		Device: devWindow{IOPS: 280500, HeldInDevice: 17.7, MeanUS: 63.1}}
+	iomarkLike := sample{IOPS: 307000, MeanUS: 86.7, P50US: 95, P99US: 175,
+		Device: devWindow{IOPS: 306800, HeldInDevice: 21.2, MeanUS: 69.1}}
 	if got := fioLike.heldInSpan(); math.Abs(got-31.668) > 1e-9 {
 		t.Errorf("heldInSpan = %v, want 31.668", got)
 	}
@@ -137,8 +140,45 @@ func TestHeldInSpan(t *testing.T) {
 	}
 	r := rowResult{workload: row("4K randread QD32 io_uring"), iomark: []sample{iomarkLike}, fio: []sample{fioLike}}
 	out := renderReport(env{}, []rowResult{r}, options{pairs: 1, runtime: 5 * time.Second, ramp: time.Second, sizeMB: 2048})
-	if !strings.Contains(out, "| 0.825 (0.825–0.825) | 26.6 | 31.7 | no |") {
-		t.Errorf("latency row lacks the p99 ratio and the held counts:\n%s", out)
+	if !strings.Contains(out, "| 0.825 (0.825–0.825) | no |") {
+		t.Errorf("latency row lacks the p99 ratio and its verdict:\n%s", out)
+	}
+	if !strings.Contains(out, "| 4K randread QD32 io_uring | 21.2 | 17.7 | 26.6 | 31.7 | 86.7 | 113.1 | 69.1 | 63.1 | 17.6 | 50.0 |") {
+		t.Errorf("kernel table lacks in device, in clock, the means and the time outside the device:\n%s", out)
+	}
+}
+
+// TestDevStat reads the kernel's counters the way the witness does: a 17-field line of Linux
+// 6.18 (a loop device on the lab VM, 2026-11-26) and an 11-field line of older kernels, and
+// a window across the 32-bit wrap of the ms sums.
+func TestDevStat(t *testing.T) {
+	c, err := parseDevStat("72169075     8376 1369914410  4657878  1044200    12853 80317420   184986        0   460376  4846398      124        0 51642728     3439     2078       94\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (devCounters{ios: 72169075 + 1044200, ticksMS: 4657878 + 184986, inQueueMS: 4846398}); c != want {
+		t.Errorf("17 fields: %+v, want %+v", c, want)
+	}
+	if c, err := parseDevStat("10 0 80 5 20 0 160 7 0 9 12"); err != nil || c.ios != 30 || c.ticksMS != 12 || c.inQueueMS != 12 {
+		t.Errorf("11 fields: %+v, %v", c, err)
+	}
+	for _, bad := range []string{"", "1 2 3", "1 2 3 4 5 6 7 8 9 10 x"} {
+		if _, err := parseDevStat(bad); err == nil {
+			t.Errorf("parseDevStat(%q) accepted a line it cannot read", bad)
+		}
+	}
+	t0 := time.Unix(1000, 0)
+	a := devCounters{at: t0, ios: 1_000_000, ticksMS: 1<<32 - 100, inQueueMS: 1<<32 - 50}
+	b := devCounters{at: t0.Add(4 * time.Second), ios: 2_200_000, ticksMS: 84_000 - 100, inQueueMS: 84_000 - 50}
+	w, ok := between(a, b)
+	if !ok {
+		t.Fatal("between refused a window across the wrap")
+	}
+	if math.Abs(w.IOPS-300000) > 1e-6 || math.Abs(w.HeldInDevice-21) > 1e-9 || math.Abs(w.MeanUS-70) > 1e-9 || w.WindowS != 4 {
+		t.Errorf("window %+v, want 300000 IOPS, 21 in device, 70 µs, 4 s", w)
+	}
+	if _, ok := between(b, a); ok {
+		t.Error("between accepted counters that went back")
 	}
 }
 
@@ -152,5 +192,12 @@ func TestRowsSelection(t *testing.T) {
 	}
 	if want := []string{"4K randread QD32 io_uring", "4K randwrite QD32 io_uring"}; !slices.Equal(names, want) {
 		t.Errorf("-rows QD32 selects %q, want %q", names, want)
+	}
+	names = nil
+	for _, w := range (options{rows: "QD1 psync, QD32 io_uring"}).selected() {
+		names = append(names, w.name)
+	}
+	if want := []string{"4K randread QD1 psync", "4K randread QD32 io_uring", "4K randwrite QD1 psync", "4K randwrite QD32 io_uring"}; !slices.Equal(names, want) {
+		t.Errorf("-rows \"QD1 psync, QD32 io_uring\" selects %q, want %q (table order)", names, want)
 	}
 }

@@ -145,21 +145,42 @@ func renderReport(e env, rows []rowResult, o options) string {
 	b.WriteString("Latency of the same runs, µs: iomark's lat_us against fio's total latency (lat: from when fio " +
 		"prepared the I/O to its completion, the span iomark times); ratios are medians of the per-pair ratios. " +
 		"fio's completion latency (clat) is shown beside it: for io_uring its clock starts only once the submitting " +
-		"io_uring_enter has returned. \"held\" is how many I/Os each tool had inside its latency clock on average, IOPS × mean latency " +
-		"(Little's law); the rest of the depth is slots between a reap and the next preparation. At equal IOPS, " +
-		"fewer held means a shorter mean latency: where held differs, so does where each tool's clock runs.\n\n")
-	b.WriteString("| workload | p50: iomark | fio lat | fio clat | iomark/fio lat (min–max) | p99: iomark | fio lat | fio clat | iomark/fio lat (min–max) | held: iomark | fio | within ±5% |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|\n")
+		"io_uring_enter has returned.\n\n")
+	b.WriteString("| workload | p50: iomark | fio lat | fio clat | iomark/fio lat (min–max) | p99: iomark | fio lat | fio clat | iomark/fio lat (min–max) | within ±5% |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|:-:|\n")
 	p50 := func(s sample) float64 { return s.P50US }
 	p99 := func(s sample) float64 { return s.P99US }
 	c50 := func(s sample) float64 { return s.ClatP50US }
 	c99 := func(s sample) float64 { return s.ClatP99US }
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
 			num(r.iomark, "%.1f", p50), num(r.fio, "%.1f", p50), num(r.fio, "%.1f", c50), ratioCell(r.ratiosOf(p50)),
 			num(r.iomark, "%.1f", p99), num(r.fio, "%.1f", p99), num(r.fio, "%.1f", c99), ratioCell(r.ratiosOf(p99)),
-			num(r.iomark, "%.1f", sample.heldInSpan), num(r.fio, "%.1f", sample.heldInSpan),
 			yesNo(r.latencyAgrees()))
+	}
+
+	b.WriteString("\nThe same runs as the kernel saw them (/sys/block/DEV/stat, read from 0.5 s after the ramp to " +
+		"0.3 s before the end): \"in device\" is how many requests the device held on average (iostat's aqu-sz), " +
+		"\"kernel mean\" the mean time a request spent there, µs. \"in clock\" is how many I/Os the tool held inside " +
+		"its own latency clock, IOPS × its mean latency (Little's law). \"outside\" is the tool's mean latency minus " +
+		"the kernel's mean for the same run: the time each tool's clock runs while the I/O is not in the device " +
+		"(being prepared and submitted, or completed and waiting to be reaped). Medians of the runs.\n\n")
+	b.WriteString("| workload | in device: iomark | fio | in clock: iomark | fio | mean latency: iomark | fio | kernel mean: iomark's runs | fio's runs | outside: iomark | fio |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	inDevice := func(s sample) float64 { return s.Device.HeldInDevice }
+	mean := func(s sample) float64 { return s.MeanUS }
+	kernelMean := func(s sample) float64 { return s.Device.MeanUS }
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
+			num(r.iomark, "%.1f", inDevice), num(r.fio, "%.1f", inDevice),
+			num(r.iomark, "%.1f", sample.heldInSpan), num(r.fio, "%.1f", sample.heldInSpan),
+			num(r.iomark, "%.1f", mean), num(r.fio, "%.1f", mean),
+			num(r.iomark, "%.1f", kernelMean), num(r.fio, "%.1f", kernelMean),
+			num(r.iomark, "%.1f", sample.outsideDeviceUS), num(r.fio, "%.1f", sample.outsideDeviceUS))
+	}
+
+	if anyTraced(rows) {
+		writeKernelPercentiles(&b, rows)
 	}
 
 	fmt.Fprintf(&b, "\nCommand: `sudo %s`\n\nPer run (DEV is the loop device):\n\n```\n", e.CommandLine)
@@ -173,6 +194,50 @@ func renderReport(e env, rows []rowResult, o options) string {
 	}
 	b.WriteString("```\n")
 	return b.String()
+}
+
+// anyTraced says whether the runs were timed by the kernel too (-trace).
+func anyTraced(rows []rowResult) bool {
+	for _, r := range rows {
+		for _, s := range append(slices.Clone(r.iomark), r.fio...) {
+			if s.Kernel != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeKernelPercentiles is the table of each tool's percentiles against the kernel's for
+// the same runs: what each tool's clock adds to the device's time, at the median and at p99.
+func writeKernelPercentiles(b *strings.Builder, rows []rowResult) {
+	b.WriteString("\nTraced (-trace): the kernel timed every request of the device (bpftrace on block_io_start and " +
+		"block_io_done, 1 µs buckets, the same window as above). \"kernel\" is the kernel's percentile of the same " +
+		"runs, \"added\" the tool's percentile minus the kernel's. The probes slow both tools, so these runs are not " +
+		"the IOPS table's.\n\n")
+	b.WriteString("| workload | p50: iomark | kernel | fio | kernel | p99: iomark | kernel | fio | kernel | added at p50: iomark | fio | added at p99: iomark | fio |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	kernel := func(f func(kernelLatency) float64) func(sample) float64 {
+		return func(s sample) float64 {
+			if s.Kernel == nil {
+				return 0
+			}
+			return f(*s.Kernel)
+		}
+	}
+	k50 := kernel(func(k kernelLatency) float64 { return k.P50US })
+	k99 := kernel(func(k kernelLatency) float64 { return k.P99US })
+	p50 := func(s sample) float64 { return s.P50US }
+	p99 := func(s sample) float64 { return s.P99US }
+	added50 := func(s sample) float64 { return s.P50US - k50(s) }
+	added99 := func(s sample) float64 { return s.P99US - k99(s) }
+	for _, r := range rows {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
+			num(r.iomark, "%.1f", p50), num(r.iomark, "%.1f", k50), num(r.fio, "%.1f", p50), num(r.fio, "%.1f", k50),
+			num(r.iomark, "%.1f", p99), num(r.iomark, "%.1f", k99), num(r.fio, "%.1f", p99), num(r.fio, "%.1f", k99),
+			num(r.iomark, "%.1f", added50), num(r.fio, "%.1f", added50),
+			num(r.iomark, "%.1f", added99), num(r.fio, "%.1f", added99))
+	}
 }
 
 func ratioCell(ratios []float64) string {

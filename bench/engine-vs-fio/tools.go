@@ -36,12 +36,16 @@ type sample struct {
 	P99US float64 `json:"p99_us"`
 	// MeanUS is the mean of the same latency: IOPS × MeanUS is how many I/Os the tool held
 	// inside its timed span on average (Little's law), see heldInSpan.
-	MeanUS    float64         `json:"mean_us"`
-	ClatP50US float64         `json:"clat_p50_us,omitempty"`
-	ClatP99US float64         `json:"clat_p99_us,omitempty"`
-	WallS     float64         `json:"wall_s"`
-	Args      []string        `json:"args"`
-	Raw       json.RawMessage `json:"raw"`
+	MeanUS    float64 `json:"mean_us"`
+	ClatP50US float64 `json:"clat_p50_us,omitempty"`
+	ClatP99US float64 `json:"clat_p99_us,omitempty"`
+	// Device is the kernel's account of the same run (see devWindow).
+	Device devWindow `json:"device"`
+	// Kernel is the kernel's latency distribution of the run, with -trace (see ktrace.go).
+	Kernel *kernelLatency  `json:"kernel,omitempty"`
+	WallS  float64         `json:"wall_s"`
+	Args   []string        `json:"args"`
+	Raw    json.RawMessage `json:"raw"`
 }
 
 func (s sample) ownCPUUSPerIO() float64  { return perIO(s.OwnCPUS, s.IOs) }
@@ -53,6 +57,10 @@ func (s sample) procCPUUSPerIO() float64 { return perIO(s.ProcCPUS, s.IOs) }
 // a shorter mean latency, so a difference here says how much of a latency gap comes from
 // when each tool starts and stops its clock, not from the device (BENCHMARKS.md, Method).
 func (s sample) heldInSpan() float64 { return s.IOPS * s.MeanUS / 1e6 }
+
+// outsideDeviceUS is how much of the tool's mean latency the I/O spent outside the device:
+// the tool's mean minus the kernel's mean over a window of the same run (see devWindow).
+func (s sample) outsideDeviceUS() float64 { return s.MeanUS - s.Device.MeanUS }
 
 func perIO(cpuS float64, ios int64) float64 {
 	if ios <= 0 {
@@ -86,9 +94,14 @@ func fioArgs(dev string, w workload, o options) []string {
 
 func runFio(ctx context.Context, dev string, w workload, o options) (sample, error) {
 	args := fioArgs(dev, w, o)
+	watch := watchDevice(dev, o)
 	r, err := lab.RunFioContext(ctx, args...)
+	device, werr := watch.result()
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", w.name, err)
+	}
+	if werr != nil {
+		return sample{}, fmt.Errorf("%s: fio: %w", w.name, werr)
 	}
 	p50, p99, mean := r.ReadLatP50US, r.ReadLatP99US, r.ReadLatMeanUS
 	c50, c99 := r.ReadClatP50US, r.ReadClatP99US
@@ -99,7 +112,7 @@ func runFio(ctx context.Context, dev string, w workload, o options) (sample, err
 	return sample{
 		IOPS: r.IOPS(), IOs: r.IOs(), OwnCPUS: r.JobCPUUsrS + r.JobCPUSysS,
 		ProcCPUS: r.ProcCPUS, PeakRSSBytes: r.PeakRSSBytes, WallS: r.WallS, P50US: p50, P99US: p99,
-		MeanUS: mean, ClatP50US: c50, ClatP99US: c99,
+		MeanUS: mean, ClatP50US: c50, ClatP99US: c99, Device: device,
 		Args: append([]string{"fio", "--output-format=json"}, args...), Raw: r.Raw,
 	}, nil
 }
@@ -181,10 +194,15 @@ func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
+	watch := watchDevice(dev, o)
 	err := cmd.Run()
 	wall := time.Since(start)
+	device, werr := watch.result()
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: iomark %s: %w: %s", w.name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	if werr != nil {
+		return sample{}, fmt.Errorf("%s: iomark: %w", w.name, werr)
 	}
 	j, err := parseIomarkJSON(stdout.Bytes(), w.engine)
 	if err != nil {
@@ -194,7 +212,7 @@ func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options)
 	return sample{
 		IOPS: *j.IOPS, IOs: *j.IOs, OwnCPUS: j.CPU.UsrS + j.CPU.SysS,
 		ProcCPUS: procCPUS, PeakRSSBytes: peakRSSBytes, WallS: wall.Seconds(),
-		P50US: j.LatUS.P50, P99US: j.LatUS.P99, MeanUS: j.LatUS.Mean,
+		P50US: j.LatUS.P50, P99US: j.LatUS.P99, MeanUS: j.LatUS.Mean, Device: device,
 		Args: append([]string{"iomark"}, args...), Raw: json.RawMessage(bytes.TrimSpace(stdout.Bytes())),
 	}, nil
 }
