@@ -20,7 +20,8 @@ import (
 // devCounters is one reading of /sys/block/DEV/stat.
 type devCounters struct {
 	at        time.Time
-	ios       int64 // reads + writes completed
+	ios       int64 // reads + writes completed (requests)
+	merged    int64 // reads + writes merged into a request already queued
 	ticksMS   int64 // read ticks + write ticks: ms summed over completed requests
 	inQueueMS int64 // time_in_queue: the same sum, flushes and discards included
 }
@@ -56,17 +57,21 @@ func parseDevStat(line string) (devCounters, error) {
 		}
 		v[i] = n
 	}
-	return devCounters{ios: v[0] + v[4], ticksMS: v[3] + v[7], inQueueMS: v[10]}, nil
+	return devCounters{ios: v[0] + v[4], merged: v[1] + v[5], ticksMS: v[3] + v[7], inQueueMS: v[10]}, nil
 }
 
 // devWindow is what the kernel saw between two readings.
 type devWindow struct {
-	// IOPS is I/Os the device completed per second.
+	// IOPS is requests the device completed per second.
 	IOPS float64 `json:"iops"`
 	// HeldInDevice is how many requests the device held on average (iostat's aqu-sz).
 	HeldInDevice float64 `json:"held_in_device"`
 	// MeanUS is the mean time a completed request spent in the device, µs.
 	MeanUS float64 `json:"mean_us"`
+	// MergedShare is the share of the tools' I/Os the block layer merged into a request
+	// already queued (adjacent sequential I/Os submitted together): those reach the device as
+	// fewer, larger requests, so the per-request figures above no longer count the tool's I/Os.
+	MergedShare float64 `json:"merged_share"`
 	// WindowS is the length of the window, s.
 	WindowS float64 `json:"window_s"`
 }
@@ -84,6 +89,7 @@ func between(a, b devCounters) (w devWindow, ok bool) {
 	ms := float64(dt) / float64(time.Millisecond)
 	return devWindow{
 		IOPS:         float64(ios) / dt.Seconds(),
+		MergedShare:  float64(b.merged-a.merged) / float64(ios+b.merged-a.merged),
 		HeldInDevice: float64(inQueue) / ms,
 		MeanUS:       float64(ticks) * 1e3 / float64(ios),
 		WindowS:      dt.Seconds(),

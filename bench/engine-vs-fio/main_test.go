@@ -146,6 +146,15 @@ func TestHeldInSpan(t *testing.T) {
 	if !strings.Contains(out, "| 4K randread QD32 io_uring | 21.2 | 17.7 | 26.6 | 31.7 | 86.7 | 113.1 | 69.1 | 63.1 | 17.6 | 50.0 |") {
 		t.Errorf("kernel table lacks in device, in clock, the means and the time outside the device:\n%s", out)
 	}
+
+	// Sequential I/Os submitted together reach the device merged: the per-request figures
+	// are not the tool's, and the table says so instead of printing them.
+	iomarkLike.Device.MergedShare = 0.28
+	r = rowResult{workload: row("128K read QD8 io_uring"), iomark: []sample{iomarkLike}, fio: []sample{fioLike}}
+	out = renderReport(env{}, []rowResult{r}, options{pairs: 1, runtime: 5 * time.Second, ramp: time.Second, sizeMB: 2048})
+	if !strings.Contains(out, "| 128K read QD8 io_uring | merged 28% | 17.7 | 26.6 | 31.7 | 86.7 | 113.1 | merged 28% | 63.1 | merged 28% | 50.0 |") {
+		t.Errorf("kernel table shows per-request figures for merged I/Os:\n%s", out)
+	}
 }
 
 // TestDevStat reads the kernel's counters the way the witness does: a 17-field line of Linux
@@ -156,10 +165,10 @@ func TestDevStat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (devCounters{ios: 72169075 + 1044200, ticksMS: 4657878 + 184986, inQueueMS: 4846398}); c != want {
+	if want := (devCounters{ios: 72169075 + 1044200, merged: 8376 + 12853, ticksMS: 4657878 + 184986, inQueueMS: 4846398}); c != want {
 		t.Errorf("17 fields: %+v, want %+v", c, want)
 	}
-	if c, err := parseDevStat("10 0 80 5 20 0 160 7 0 9 12"); err != nil || c.ios != 30 || c.ticksMS != 12 || c.inQueueMS != 12 {
+	if c, err := parseDevStat("10 1 80 5 20 2 160 7 0 9 12"); err != nil || c.ios != 30 || c.merged != 3 || c.ticksMS != 12 || c.inQueueMS != 12 {
 		t.Errorf("11 fields: %+v, %v", c, err)
 	}
 	for _, bad := range []string{"", "1 2 3", "1 2 3 4 5 6 7 8 9 10 x"} {
@@ -168,14 +177,15 @@ func TestDevStat(t *testing.T) {
 		}
 	}
 	t0 := time.Unix(1000, 0)
-	a := devCounters{at: t0, ios: 1_000_000, ticksMS: 1<<32 - 100, inQueueMS: 1<<32 - 50}
-	b := devCounters{at: t0.Add(4 * time.Second), ios: 2_200_000, ticksMS: 84_000 - 100, inQueueMS: 84_000 - 50}
+	a := devCounters{at: t0, ios: 1_000_000, merged: 500, ticksMS: 1<<32 - 100, inQueueMS: 1<<32 - 50}
+	b := devCounters{at: t0.Add(4 * time.Second), ios: 2_200_000, merged: 300_500, ticksMS: 84_000 - 100, inQueueMS: 84_000 - 50}
 	w, ok := between(a, b)
 	if !ok {
 		t.Fatal("between refused a window across the wrap")
 	}
-	if math.Abs(w.IOPS-300000) > 1e-6 || math.Abs(w.HeldInDevice-21) > 1e-9 || math.Abs(w.MeanUS-70) > 1e-9 || w.WindowS != 4 {
-		t.Errorf("window %+v, want 300000 IOPS, 21 in device, 70 µs, 4 s", w)
+	if math.Abs(w.IOPS-300000) > 1e-6 || math.Abs(w.HeldInDevice-21) > 1e-9 || math.Abs(w.MeanUS-70) > 1e-9 || w.WindowS != 4 ||
+		math.Abs(w.MergedShare-0.2) > 1e-12 {
+		t.Errorf("window %+v, want 300000 IOPS, 21 in device, 70 µs, 4 s, 20%% merged", w)
 	}
 	if _, ok := between(b, a); ok {
 		t.Error("between accepted counters that went back")

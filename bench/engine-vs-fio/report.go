@@ -172,12 +172,15 @@ func renderReport(e env, rows []rowResult, o options) string {
 	kernelMean := func(s sample) float64 { return s.Device.MeanUS }
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
-			num(r.iomark, "%.1f", inDevice), num(r.fio, "%.1f", inDevice),
+			mergedOr(r.iomark, "%.1f", inDevice), mergedOr(r.fio, "%.1f", inDevice),
 			num(r.iomark, "%.1f", sample.heldInSpan), num(r.fio, "%.1f", sample.heldInSpan),
 			num(r.iomark, "%.1f", mean), num(r.fio, "%.1f", mean),
-			num(r.iomark, "%.1f", kernelMean), num(r.fio, "%.1f", kernelMean),
-			num(r.iomark, "%.1f", sample.outsideDeviceUS), num(r.fio, "%.1f", sample.outsideDeviceUS))
+			mergedOr(r.iomark, "%.1f", kernelMean), mergedOr(r.fio, "%.1f", kernelMean),
+			mergedOr(r.iomark, "%.1f", sample.outsideDeviceUS), mergedOr(r.fio, "%.1f", sample.outsideDeviceUS))
 	}
+	b.WriteString("\n\"merged N%\": the block layer merged that share of the tool's I/Os into requests already " +
+		"queued (adjacent sequential I/Os submitted together), so the device saw fewer, larger requests than the " +
+		"tool issued and its per-request figures do not describe the tool's I/Os.\n")
 
 	if anyTraced(rows) {
 		writeKernelPercentiles(&b, rows)
@@ -238,6 +241,21 @@ func writeKernelPercentiles(b *strings.Builder, rows []rowResult) {
 			num(r.iomark, "%.1f", added50), num(r.fio, "%.1f", added50),
 			num(r.iomark, "%.1f", added99), num(r.fio, "%.1f", added99))
 	}
+}
+
+// mergeShown is the share of merged I/Os above which the kernel's per-request figures are
+// not shown for a tool's runs: beyond it they describe the merged requests, not its I/Os.
+const mergeShown = 0.01
+
+// mergedOr is num of f over ss, or, where the block layer merged more than mergeShown of the
+// tool's I/Os (median of its runs), the share merged.
+func mergedOr(ss []sample, format string, f func(sample) float64) string {
+	if len(ss) > 0 {
+		if m := stats.Median(each(ss, func(s sample) float64 { return s.Device.MergedShare })); m > mergeShown {
+			return fmt.Sprintf("merged %.0f%%", 100*m)
+		}
+	}
+	return num(ss, format, f)
 }
 
 func ratioCell(ratios []float64) string {

@@ -60,6 +60,8 @@ func (s sample) heldInSpan() float64 { return s.IOPS * s.MeanUS / 1e6 }
 
 // outsideDeviceUS is how much of the tool's mean latency the I/O spent outside the device:
 // the tool's mean minus the kernel's mean over a window of the same run (see devWindow).
+// Where the block layer merged I/Os, the kernel's mean is per merged request and the
+// difference means nothing; the report shows the share merged instead (see mergedNote).
 func (s sample) outsideDeviceUS() float64 { return s.MeanUS - s.Device.MeanUS }
 
 func perIO(cpuS float64, ios int64) float64 {
