@@ -62,6 +62,8 @@ type options struct {
 	rawPath    string
 	rows       string
 	trace      bool
+	// keepAutogroup leaves the kernel's autogroup scheduling as it is (see autogroup.go).
+	keepAutogroup bool
 }
 
 func main() {
@@ -75,6 +77,8 @@ func main() {
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's figures and raw JSON to this file")
 	flag.StringVar(&o.rows, "rows", "", "run only the rows whose name contains this, or any of several separated by commas "+
 		"(e.g. QD32, or \"QD1 psync,QD32 io_uring\"); default all")
+	flag.BoolVar(&o.keepAutogroup, "keep-autogroup", false, "leave the kernel's autogroup scheduling on "+
+		"(it gives each fio job, a session of its own, a CPU share of its own; see BENCHMARKS.md)")
 	flag.BoolVar(&o.trace, "trace", false, "also time every request in the kernel with bpftrace, for the latency "+
 		"tables (slows both tools: not for the IOPS table)")
 	flag.Parse()
@@ -154,6 +158,20 @@ func run(ctx context.Context, o options) error {
 		}
 	}()
 
+	autogroup := "left as it was (-keep-autogroup)"
+	if !o.keepAutogroup {
+		restore, state, err := levelScheduling(autogroupPath)
+		if err != nil {
+			return err
+		}
+		autogroup = state
+		defer func() {
+			if err := restore(); err != nil {
+				logf("%v", err)
+			}
+		}()
+	}
+
 	loadStart := benchkit.LoadAvg()
 	if l, err := strconv.ParseFloat(loadStart, 64); err == nil && l > float64(runtime.NumCPU())/2 {
 		logf("warning: load average %s on %d cores: other work will widen the spread of the pairs", loadStart, runtime.NumCPU())
@@ -194,6 +212,7 @@ func run(ctx context.Context, o options) error {
 	}
 
 	env := describeEnv(ctx, iomark, loadStart)
+	env.Autogroup = autogroup
 	fmt.Print(renderReport(env, results, o))
 	if o.rawPath != "" {
 		if err := writeRaw(o.rawPath, env, results); err != nil {
