@@ -5,6 +5,7 @@
 //
 //	sudo go run ./bench/engine-vs-fio [-pairs 7] [-runtime 5s] [-ramp 1s] [-iomark PATH]
 //	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR[,SUBSTR]] [-trace]
+//	go run ./bench/engine-vs-fio -pool RAW1,RAW2,...
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
 // cgroup-v1 blkio controller (see internal/lab) and fio. Progress goes to stderr, the table
@@ -64,6 +65,8 @@ type options struct {
 	trace      bool
 	// keepAutogroup leaves the kernel's autogroup scheduling as it is (see autogroup.go).
 	keepAutogroup bool
+	// pool lists raw files to judge together instead of running (see pool.go).
+	pool string
 }
 
 func main() {
@@ -79,12 +82,24 @@ func main() {
 		"(e.g. QD32, or \"QD1 psync,QD32 io_uring\"); default all")
 	flag.BoolVar(&o.keepAutogroup, "keep-autogroup", false, "leave the kernel's autogroup scheduling on "+
 		"(it gives each fio job, a session of its own, a CPU share of its own; see BENCHMARKS.md)")
+	flag.StringVar(&o.pool, "pool", "", "run nothing: judge each row on every pair of these -raw files "+
+		"together (comma-separated), with the 95% interval of the median ratio")
 	flag.BoolVar(&o.trace, "trace", false, "also time every request in the kernel with bpftrace, for the latency "+
 		"tables (slows both tools: not for the IOPS table)")
 	flag.Parse()
 	if err := o.check(); err != nil {
 		fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
 		os.Exit(2)
+	}
+	if o.pool != "" {
+		paths := strings.Split(o.pool, ",")
+		rows, envs, err := poolRaw(paths)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
+			os.Exit(1)
+		}
+		fmt.Print(renderPool(paths, rows, envs))
+		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
