@@ -14,8 +14,8 @@ import (
 // threads of one session: with autogroup on, fio's 32 psync jobs held 32 shares of the CPU
 // against one for iomark's 32 threads. On this bench the device itself is a kernel thread (the
 // loop driver's worker) competing for the same cores, so those shares decide who waits: with
-// autogroup on, iomark's psync threads waited on the run queue 73% of the time against fio's
-// 38%, and its p99 was twice fio's; with it off, the two tools' p50 and p99 agreed within 4%
+// autogroup on, iomark's psync threads waited on the run queue 74% of the time against fio's
+// 38%, and its p99 was twice fio's; with it off, the two tools' p50 and p99 agreed within 5%
 // (docs/decisions.md, "The kernel referees latency at depth"). So the bench turns autogroup
 // off while it runs, and puts it back as it was.
 
