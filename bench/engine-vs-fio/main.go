@@ -8,8 +8,11 @@
 //	go run ./bench/engine-vs-fio -pool RAW1,RAW2,...
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
-// cgroup-v1 blkio controller (see internal/lab) and fio. Progress goes to stderr, the table
-// to stdout. BENCHMARKS.md says how to read it.
+// cgroup-v1 blkio controller (see internal/lab) and fio; -trace also needs bpftrace. While it
+// runs, the kernel's autogroup scheduling is off (autogroup.go). Beside each tool's figures it
+// prints the device's own account of the same runs (devstat.go). -pool runs nothing and judges
+// earlier -raw files together (pool.go). Progress goes to stderr, the tables to stdout.
+// BENCHMARKS.md says how to read them.
 package main
 
 import (
@@ -80,7 +83,7 @@ func main() {
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's figures and raw JSON to this file")
 	flag.StringVar(&o.rows, "rows", "", "run only the rows whose name contains this, or any of several separated by commas "+
 		"(e.g. QD32, or \"QD1 psync,QD32 io_uring\"); default all")
-	flag.BoolVar(&o.keepAutogroup, "keep-autogroup", false, "leave the kernel's autogroup scheduling on "+
+	flag.BoolVar(&o.keepAutogroup, "keep-autogroup", false, "leave the kernel's autogroup scheduling as it is "+
 		"(it gives each fio job, a session of its own, a CPU share of its own; see BENCHMARKS.md)")
 	flag.StringVar(&o.pool, "pool", "", "run nothing: judge each row on every pair of these -raw files "+
 		"together (comma-separated), with the 95% interval of the median ratio")
