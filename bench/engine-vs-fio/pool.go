@@ -48,6 +48,9 @@ func poolRaw(paths []string) ([]pooledRow, []env, error) {
 		if err := json.Unmarshal(b, &f); err != nil {
 			return nil, nil, fmt.Errorf("%s: not a raw file of this bench: %w", p, err)
 		}
+		if len(f.Rows) == 0 {
+			return nil, nil, fmt.Errorf("%s holds no rows: not a raw file of this bench (-raw)", p)
+		}
 		envs = append(envs, f.Env)
 		for _, r := range f.Rows {
 			i, ok := at[r.Workload]

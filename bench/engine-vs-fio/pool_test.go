@@ -68,4 +68,11 @@ func TestPool(t *testing.T) {
 	if _, _, err := poolRaw([]string{junk}); err == nil {
 		t.Error("a file that is not a raw file was pooled")
 	}
+	other := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(other, []byte(`{"results": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := poolRaw([]string{a, other}); err == nil || !strings.Contains(err.Error(), "holds no rows") {
+		t.Errorf("a JSON file with no rows was pooled (err %v)", err)
+	}
 }
