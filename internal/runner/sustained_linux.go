@@ -28,13 +28,13 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var live []stats.Interval
-	steadyStop := false
+	steadyStop, settledMBPerS := false, 0.0
 	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
 		live = append(live, stats.Interval{EndS: pr.Elapsed.Seconds(), MBPerS: pr.MBPerS, IOPS: pr.IOPS})
 		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
 			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1)})
-		if stats.SettledAfterCliff(live, ss.SteadyAfterCliff.Seconds()) {
-			steadyStop = true
+		if m, ok := stats.SettledRate(live, ss.SteadyAfterCliff.Seconds()); ok && !steadyStop {
+			steadyStop, settledMBPerS = true, m
 			cancel()
 		}
 	})
@@ -55,6 +55,11 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	}
 	rt := r.testRecord(t, res)
 	rt.Sustained = sustained(res, ss)
+	if steadyStop && !rt.Sustained.SteadyState {
+		// The write stopped because the rate had settled; the analysis of the final series
+		// rounds it differently (see stats.SettledRate), and the record says what stopped it.
+		rt.Sustained.SteadyState, rt.Sustained.SteadyMBPerS = true, settledMBPerS
+	}
 	if steadyStop {
 		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, fmtBytes(res.Bytes))
 	}

@@ -68,19 +68,29 @@ func AnalyseSustained(series []Interval, roundS float64) Sustained {
 // rounds). The rate after the cliff is then known, and a sustained write may stop. False for
 // steadyS ≤ 0.
 func SettledAfterCliff(series []Interval, steadyS float64) bool {
+	_, ok := SettledRate(series, steadyS)
+	return ok
+}
+
+// SettledRate is SettledAfterCliff with the rate the series settled at: the mean of those
+// last rounds. A write stopped by this rule records this rate, because AnalyseSustained
+// builds its rounds forward from the cliff over the final series, and those rounds can fall
+// differently from the ones that stopped the write (a 5 MB/s rate stopped as settled was once
+// recorded as not steady).
+func SettledRate(series []Interval, steadyS float64) (mbps float64, ok bool) {
 	if steadyS <= 0 {
-		return false
+		return 0, false
 	}
 	c := FindCliff(rates(series))
 	if !c.Found {
-		return false
+		return 0, false
 	}
 	rounds := SteadyRounds(series, c.Index, steadyS/DefaultSteadyWindow, true)
 	if len(rounds) < DefaultSteadyWindow {
-		return false
+		return 0, false
 	}
-	_, _, ok := SteadyState(rates(rounds[len(rounds)-DefaultSteadyWindow:]), 0)
-	return ok
+	_, mean, ok := SteadyState(rates(rounds[len(rounds)-DefaultSteadyWindow:]), 0)
+	return mean, ok
 }
 
 // SteadyRounds merges consecutive intervals of series[from:] into rounds of at least minS

@@ -91,6 +91,13 @@ func TestSlowAfterCliffRateSettles(t *testing.T) {
 	if !SettledAfterCliff(slow, 30) {
 		t.Error("1 MB/s never settled over 200 s")
 	}
+	// The rate a stopped write records is the mean of the rounds that stopped it.
+	if m, ok := SettledRate(slow, 30); !ok || math.Abs(m-1) > 0.05 {
+		t.Errorf("SettledRate = %.3f, %v; want 1 MB/s (±5%%)", m, ok)
+	}
+	if m, ok := SettledRate(series[:settledAt], 30); !ok || math.Abs(m-5)/5 > 0.05 {
+		t.Errorf("SettledRate = %.3f, %v; want 5 MB/s (±5%%)", m, ok)
+	}
 }
 
 func TestSteadyRounds(t *testing.T) {
