@@ -12,7 +12,7 @@ import (
 
 // Each failure the issue names must reach the user as a sentence with a way out.
 func TestIOErrorMessages(t *testing.T) {
-	tgt := &target{path: "/dev/sdz", direct: true, align: 4096}
+	tgt := &target{kind: kindFile, path: "/mnt/x/iomark.tmp", direct: true, align: 4096}
 	for _, c := range []struct {
 		errno unix.Errno
 		want  string
@@ -27,9 +27,13 @@ func TestIOErrorMessages(t *testing.T) {
 		{unix.EINVAL, "--buffered"},
 	} {
 		err := ioError(tgt, true, 4096, 4096, c.errno)
-		if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "/dev/sdz") {
+		if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), tgt.path) {
 			t.Errorf("%v: %q lacks %q or the device", c.errno, err, c.want)
 		}
+	}
+	tgt.kind = kindBlock
+	if err := ioError(tgt, true, 4096, 4096, unix.ENOSPC); !strings.Contains(err.Error(), "past the device's end") || strings.Contains(err.Error(), "filesystem") {
+		t.Errorf("ENOSPC on a block device: %q, want the device's end and no filesystem advice", err)
 	}
 	if err := openError("/mnt/x", true, unix.EINVAL); !strings.Contains(err.Error(), "direct I/O") {
 		t.Errorf("O_DIRECT refused at open: %q", err)
