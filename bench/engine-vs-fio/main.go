@@ -68,6 +68,8 @@ type options struct {
 	trace      bool
 	// keepAutogroup leaves the kernel's autogroup scheduling as it is (see autogroup.go).
 	keepAutogroup bool
+	// splitCPUs gives the device's kernel workers a CPU of their own (see splitcpus.go).
+	splitCPUs bool
 	// pool lists raw files to judge together instead of running (see pool.go).
 	pool string
 }
@@ -85,6 +87,8 @@ func main() {
 		"(e.g. QD32, or \"QD1 psync,QD32 io_uring\"); default all")
 	flag.BoolVar(&o.keepAutogroup, "keep-autogroup", false, "leave the kernel's autogroup scheduling as it is "+
 		"(it gives each fio job, a session of its own, a CPU share of its own; see BENCHMARKS.md)")
+	flag.BoolVar(&o.splitCPUs, "split-cpus", false, "run the kernel's unbound workqueues (the loop device's "+
+		"worker) on the last CPU and both tools on the others, as a drive with a controller of its own (root)")
 	flag.StringVar(&o.pool, "pool", "", "run nothing: judge each row on every pair of these -raw files "+
 		"together (comma-separated), with the 95% interval of the median ratio")
 	flag.BoolVar(&o.trace, "trace", false, "also time every request in the kernel with bpftrace, for the latency "+
@@ -190,6 +194,20 @@ func run(ctx context.Context, o options) error {
 		}()
 	}
 
+	cpus := "shared by the tools and the device's workers"
+	if o.splitCPUs {
+		restore, state, err := splitCPUs(workqueueMaskPath)
+		if err != nil {
+			return err
+		}
+		cpus = state
+		defer func() {
+			if err := restore(); err != nil {
+				logf("%v", err)
+			}
+		}()
+	}
+
 	loadStart := benchkit.LoadAvg()
 	if l, err := strconv.ParseFloat(loadStart, 64); err == nil && l > float64(runtime.NumCPU())/2 {
 		logf("warning: load average %s on %d cores: other work will widen the spread of the pairs", loadStart, runtime.NumCPU())
@@ -231,6 +249,7 @@ func run(ctx context.Context, o options) error {
 
 	env := describeEnv(ctx, iomark, loadStart)
 	env.Autogroup = autogroup
+	env.CPUs = cpus
 	fmt.Print(renderReport(env, results, o))
 	if o.rawPath != "" {
 		if err := writeRaw(o.rawPath, env, results); err != nil {
