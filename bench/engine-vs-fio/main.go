@@ -180,32 +180,33 @@ func run(ctx context.Context, o options) error {
 		}
 	}()
 
+	// Machine settings the bench changes for its run, each put back when it returns.
+	var undo []func() error
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			if err := undo[i](); err != nil {
+				logf("%v", err)
+			}
+		}
+	}()
+	apply := func(set func() (func() error, string, error)) (string, error) {
+		restore, state, err := set()
+		if err == nil {
+			undo = append(undo, restore)
+		}
+		return state, err
+	}
 	autogroup := "left as it was (-keep-autogroup)"
 	if !o.keepAutogroup {
-		restore, state, err := levelScheduling(autogroupPath)
-		if err != nil {
+		if autogroup, err = apply(func() (func() error, string, error) { return levelScheduling(autogroupPath) }); err != nil {
 			return err
 		}
-		autogroup = state
-		defer func() {
-			if err := restore(); err != nil {
-				logf("%v", err)
-			}
-		}()
 	}
-
 	cpus := "shared by the tools and the device's workers"
 	if o.splitCPUs {
-		restore, state, err := splitCPUs(workqueueMaskPath)
-		if err != nil {
+		if cpus, err = apply(func() (func() error, string, error) { return splitCPUs(workqueueMaskPath) }); err != nil {
 			return err
 		}
-		cpus = state
-		defer func() {
-			if err := restore(); err != nil {
-				logf("%v", err)
-			}
-		}()
 	}
 
 	loadStart := benchkit.LoadAvg()
