@@ -5,12 +5,14 @@
 //
 //	sudo go run ./bench/engine-vs-fio [-pairs 7] [-runtime 5s] [-ramp 1s] [-iomark PATH]
 //	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR[,SUBSTR]] [-trace]
+//	                                  [-keep-autogroup] [-split-cpus]
 //	go run ./bench/engine-vs-fio -pool RAW1,RAW2,...
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
 // cgroup-v1 blkio controller (see internal/lab) and fio; -trace also needs bpftrace. While it
-// runs, the kernel's autogroup scheduling is off (autogroup.go). Beside each tool's figures it
-// prints the device's own account of the same runs (devstat.go). -pool runs nothing and judges
+// runs, the kernel's autogroup scheduling is off (autogroup.go), and with -split-cpus the
+// device's kernel workers have a CPU of their own (splitcpus.go); both are put back after.
+// Beside each tool's figures it prints the device's own account of the same runs (devstat.go). -pool runs nothing and judges
 // earlier -raw files together (pool.go). Progress goes to stderr, the tables to stdout.
 // BENCHMARKS.md says how to read them.
 package main

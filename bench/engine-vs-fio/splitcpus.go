@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -73,11 +72,12 @@ func setThreadsAffinity(set *unix.CPUSet) error {
 		return err
 	}
 	for _, t := range tids {
-		tid, err := strconv.Atoi(filepath.Base(t.Name()))
+		tid, err := strconv.Atoi(t.Name())
 		if err != nil {
 			continue
 		}
-		if err := unix.SchedSetaffinity(tid, set); err != nil && err != unix.ESRCH {
+		// ESRCH: the thread has ended since the directory was read.
+		if err := unix.SchedSetaffinity(tid, set); err != nil && !errors.Is(err, unix.ESRCH) {
 			return fmt.Errorf("set the CPUs of thread %d: %w", tid, err)
 		}
 	}

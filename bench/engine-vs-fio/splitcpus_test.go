@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestSplitCPUs(t *testing.T) {
 	if b, _ := os.ReadFile(mask); strings.TrimSpace(string(b)) != cpuMask(last) {
 		t.Errorf("workqueue mask %q during the run, want %q (CPU %d)", b, cpuMask(last), last)
 	}
-	if !strings.Contains(state, "device workers on CPU "+itoa(last)) {
+	if !strings.Contains(state, "device workers on CPU "+strconv.Itoa(last)) {
 		t.Errorf("state %q does not name CPU %d", state, last)
 	}
 	// A goroutine, on whichever thread of the process runs it, must not be allowed on the
@@ -73,5 +74,3 @@ func TestSplitCPUs(t *testing.T) {
 		t.Errorf("after restore this thread may use %d CPUs, want %d (%v)", after.Count(), all.Count(), err)
 	}
 }
-
-func itoa(n int) string { return cpuList([]int{n}) }
