@@ -16,9 +16,10 @@ func ioError(t *target, write bool, offset int64, size int, err error) error {
 	where := fmt.Sprintf("%s of %s at offset %d on %s", op, FormatSize(int64(size)), offset, t.path)
 	switch {
 	case errors.Is(err, unix.ENOSPC) && t.kind == kindBlock:
-		// A block device has no free space to run out of: the kernel says ENOSPC for a write
-		// at or past the device's end, so the device is now smaller than when the job began.
-		return fmt.Errorf("%s: no space left (%w) — the write lies past the device's end: it became smaller during the run (a card or bridge that reset and came back with another size?); see `dmesg` and check its size with `iomark verify`", where, err)
+		// A plain block device has no free space to run out of: the kernel says ENOSPC for a
+		// write at or past the device's end, so the device is now smaller than when the job
+		// began. A thin-provisioned device (dm-thin, LVM thin) also says it when its pool is full.
+		return fmt.Errorf("%s: no space left (%w) — the write lies past the device's end, so it became smaller during the run (a card or bridge that reset and came back with another size?), or the device is thin-provisioned and its pool is full; see `dmesg` and check its size with `iomark verify`", where, err)
 	case errors.Is(err, unix.ENOSPC), errors.Is(err, unix.EDQUOT):
 		return fmt.Errorf("%s: no space left (%w) — free some space on that filesystem, or use a smaller working set", where, err)
 	case errors.Is(err, unix.EROFS):

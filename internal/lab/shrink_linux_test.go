@@ -12,9 +12,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestShrinkUnderWrites shrinks (NewDrive skips it, or fails it in CI, where drives are unavailable) a drive while writers keep writing past the new end, the race
+// TestShrinkUnderWrites shrinks a drive while writers keep writing past the new end, the race
 // that once let a loop device keep its old size (the writes grew the cut image back before the
-// device re-read it). Once Shrink returns, the device must report the new size and a write past
+// device re-read it); NewDrive skips it where drives are unavailable, and fails it in CI. Once Shrink returns, the device must report the new size and a write past
 // it must fail with ENOSPC. (The image may still grow by a few blocks: a write that passed the
 // kernel's end-of-device check before the size changed and waited for the frozen queue lands
 // afterwards. Seen here: 8-12 KiB past the cut. It cannot move the device's end.)
