@@ -5,13 +5,14 @@
 //
 //	sudo go run ./bench/engine-vs-fio [-pairs 7] [-runtime 5s] [-ramp 1s] [-iomark PATH]
 //	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR[,SUBSTR]] [-trace]
-//	                                  [-keep-autogroup] [-split-cpus]
+//	                                  [-keep-autogroup] [-split-cpus] [-halt-poll]
 //	go run ./bench/engine-vs-fio -pool RAW1,RAW2,...
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
 // cgroup-v1 blkio controller (see internal/lab) and fio; -trace also needs bpftrace. While it
-// runs, the kernel's autogroup scheduling is off (autogroup.go), and with -split-cpus the
-// device's kernel workers have a CPU of their own (splitcpus.go); both are put back after.
+// runs, the kernel's autogroup scheduling is off (autogroup.go), with -split-cpus the
+// device's kernel workers have a CPU of their own (splitcpus.go), and with -halt-poll an idle
+// virtual CPU polls before it halts (haltpoll.go); each is put back after.
 // Beside each tool's figures it prints the device's own account of the same runs (devstat.go). -pool runs nothing and judges
 // earlier -raw files together (pool.go). Progress goes to stderr, the tables to stdout.
 // BENCHMARKS.md says how to read them.
@@ -72,6 +73,8 @@ type options struct {
 	keepAutogroup bool
 	// splitCPUs gives the device's kernel workers a CPU of their own (see splitcpus.go).
 	splitCPUs bool
+	// haltPoll lets idle virtual CPUs poll before they halt (see haltpoll.go).
+	haltPoll bool
 	// pool lists raw files to judge together instead of running (see pool.go).
 	pool string
 }
@@ -91,6 +94,8 @@ func main() {
 		"(it gives each fio job, a session of its own, a CPU share of its own; see BENCHMARKS.md)")
 	flag.BoolVar(&o.splitCPUs, "split-cpus", false, "run the kernel's unbound workqueues (the loop device's "+
 		"worker) on the last CPU and both tools on the others, as a drive with a controller of its own (root)")
+	flag.BoolVar(&o.haltPoll, "halt-poll", false, "on a virtual machine, let idle CPUs poll up to 200 µs before "+
+		"they halt (the kernel's default for guests), so a wake-up costs what it does on bare metal (root)")
 	flag.StringVar(&o.pool, "pool", "", "run nothing: judge each row on every pair of these -raw files "+
 		"together (comma-separated), with the 95% interval of the median ratio")
 	flag.BoolVar(&o.trace, "trace", false, "also time every request in the kernel with bpftrace, for the latency "+
@@ -210,6 +215,12 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 	}
+	idle := haltPollState(haltPollPath)
+	if o.haltPoll {
+		if idle, err = apply(func() (func() error, string, error) { return pollBeforeHalt(haltPollPath) }); err != nil {
+			return err
+		}
+	}
 
 	loadStart := benchkit.LoadAvg()
 	if l, err := strconv.ParseFloat(loadStart, 64); err == nil && l > float64(runtime.NumCPU())/2 {
@@ -253,6 +264,7 @@ func run(ctx context.Context, o options) error {
 	env := describeEnv(ctx, iomark, loadStart)
 	env.Autogroup = autogroup
 	env.CPUs = cpus
+	env.Idle = idle
 	fmt.Print(renderReport(env, results, o))
 	if o.rawPath != "" {
 		if err := writeRaw(o.rawPath, env, results); err != nil {

@@ -95,8 +95,15 @@ func renderPool(paths []string, rows []pooledRow, envs []env) string {
 	var b strings.Builder
 	b.WriteString("engine-vs-fio, pooled: every pair of these runs together\n\n")
 	for i, e := range envs {
-		fmt.Fprintf(&b, "- %s: %s, %s, autogroup %s, load %s → %s\n", paths[i], orDash(e.Date), orDash(e.IomarkVersion),
-			orDash(e.Autogroup), orDash(e.LoadStart), orDash(e.LoadEnd))
+		fmt.Fprintf(&b, "- %s: %s, %s, autogroup %s", paths[i], orDash(e.Date), orDash(e.IomarkVersion), orDash(e.Autogroup))
+		// Runs from before -split-cpus and -halt-poll existed did not record them.
+		if e.CPUs != "" {
+			fmt.Fprintf(&b, ", CPUs: %s", e.CPUs)
+		}
+		if e.Idle != "" {
+			fmt.Fprintf(&b, ", idle CPUs: %s", e.Idle)
+		}
+		fmt.Fprintf(&b, ", load %s → %s\n", orDash(e.LoadStart), orDash(e.LoadEnd))
 	}
 	b.WriteString("\n| workload | pairs | median iomark/fio | 95% interval of the median | iomark ahead in | own CPU µs/IO: iomark | fio | ≤ fio's in | verdict |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|:-:|\n")

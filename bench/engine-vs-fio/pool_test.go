@@ -14,7 +14,7 @@ func TestPool(t *testing.T) {
 	pair := func(iomarkIOPS, fioIOPS float64) (sample, sample) {
 		return sample{IOPS: iomarkIOPS, IOs: 1e6, OwnCPUS: 2}, sample{IOPS: fioIOPS, IOs: 1e6, OwnCPUS: 3}
 	}
-	write := func(name string, rows map[string][][2]float64) string {
+	write := func(name string, e env, rows map[string][][2]float64) string {
 		var rr []rowResult
 		for _, w := range workloads {
 			ps, ok := rows[w.name]
@@ -29,15 +29,16 @@ func TestPool(t *testing.T) {
 			rr = append(rr, r)
 		}
 		path := filepath.Join(dir, name)
-		if err := writeRaw(path, env{Autogroup: "off"}, rr); err != nil {
+		if err := writeRaw(path, e, rr); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
 	ahead := [][2]float64{{110, 100}, {105, 100}, {108, 100}, {112, 100}}
 	split := [][2]float64{{95, 100}, {105, 100}, {97, 100}, {103, 100}}
-	a := write("a.json", map[string][][2]float64{"4K randread QD32 io_uring": ahead, "4K randread 2 jobs × QD16 io_uring": split})
-	b := write("b.json", map[string][][2]float64{"4K randread QD32 io_uring": ahead, "4K randread 2 jobs × QD16 io_uring": split,
+	// a is a run from before the bench recorded CPUs and idle polling, b one after.
+	a := write("a.json", env{Autogroup: "off"}, map[string][][2]float64{"4K randread QD32 io_uring": ahead, "4K randread 2 jobs × QD16 io_uring": split})
+	b := write("b.json", env{Autogroup: "off", CPUs: "split", Idle: "poll"}, map[string][][2]float64{"4K randread QD32 io_uring": ahead, "4K randread 2 jobs × QD16 io_uring": split,
 		"128K read QD8 io_uring": {{90, 100}}})
 	rows, envs, err := poolRaw([]string{a, b})
 	if err != nil {
@@ -53,6 +54,8 @@ func TestPool(t *testing.T) {
 		"| 4K randread 2 jobs × QD16 io_uring | 8 | 1.000 | ",
 		"| level |",
 		"| 128K read QD8 io_uring | 1 | 0.900 | 0.900–0.900 | 0 | 2.00 | 3.00 | 1 | — |",
+		"a.json: —, —, autogroup off, load — → —\n",
+		"b.json: —, —, autogroup off, CPUs: split, idle CPUs: poll, load — → —\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("pooled table lacks %q:\n%s", want, out)

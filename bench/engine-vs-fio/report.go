@@ -39,6 +39,8 @@ type env struct {
 	Autogroup string `json:"autogroup"`
 	// CPUs says whether the device's kernel workers had a CPU of their own (-split-cpus).
 	CPUs string `json:"cpus,omitempty"`
+	// Idle says how long an idle virtual CPU polled before it halted (-halt-poll).
+	Idle string `json:"idle,omitempty"`
 }
 
 func describeEnv(ctx context.Context, iomark *iomarkTool, loadStart string) env {
@@ -118,8 +120,8 @@ func renderReport(e env, rows []rowResult, o options) string {
 		e.Date, orDash(e.CPU), e.Cores, orDash(e.Kernel), orDash(e.FioVersion), orDash(e.IomarkVersion))
 	fmt.Fprintf(&b, "Device: %d MiB RAM-backed loop device (direct I/O), unthrottled. %d alternating pairs per row, "+
 		"%v measured after %v ramp per run; medians. Load average (1 min) %s at the start, %s at the end; "+
-		"both tools ran at nice %d; autogroup scheduling %s; CPUs: %s.\n\n",
-		o.sizeMB, o.pairs, o.runtime, o.ramp, orDash(e.LoadStart), orDash(e.LoadEnd), e.Nice, orDash(e.Autogroup), orDash(e.CPUs))
+		"both tools ran at nice %d; autogroup scheduling %s; CPUs: %s; idle CPUs: %s.\n\n",
+		o.sizeMB, o.pairs, o.runtime, o.ramp, orDash(e.LoadStart), orDash(e.LoadEnd), e.Nice, orDash(e.Autogroup), orDash(e.CPUs), orDash(e.Idle))
 	b.WriteString("| workload | iomark IOPS | fio IOPS | iomark/fio (min–max) | CPU µs/IO own: iomark | fio | CPU µs/IO rusage: iomark | fio | peak RSS MiB: iomark | fio | goal |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|\n")
 	for _, r := range rows {
