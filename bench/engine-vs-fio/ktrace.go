@@ -18,7 +18,8 @@ import (
 // With -trace every run is also timed by the kernel, request by request: bpftrace holds the
 // block layer's block_io_start and block_io_done tracepoints of the device (the span
 // /sys/block/DEV/stat sums: a request's creation to its end) in a 1 µs histogram, over the
-// same window as the counters (see window). Each tool's percentiles can then
+// same window as the counters (see window), and the mean time from a request's creation to
+// the driver taking it (block_rq_issue). Each tool's percentiles can then
 // be set against the kernel's percentiles of the same run. The probes cost CPU on the I/O path
 // of both tools (about 15% of the IOPS on the lab VM), so a traced table is for latency only.
 
@@ -29,6 +30,10 @@ import (
 const kernelTraceScript = `
 BEGIN { printf("ready\n"); }
 tracepoint:block:block_io_start /args->dev == $1/ { @start[args->sector] = nsecs; }
+tracepoint:block:block_rq_issue /args->dev == $1/ {
+	$s = @start[args->sector];
+	if ($s != 0 && @on == 1) { @to_driver_ns = stats(nsecs - $s); }
+}
 tracepoint:block:block_io_done /args->dev == $1/ {
 	$t = @start[args->sector];
 	if ($t != 0) {
@@ -53,6 +58,12 @@ type kernelLatency struct {
 	// Over is how many requests took 1000 µs or more (the histogram's last bucket); a
 	// percentile that falls there is reported as 1000.
 	Over int64 `json:"over_1000us,omitempty"`
+	// ToDriverUS is the mean time from a request's creation (where its time in the device
+	// starts) to the driver taking it: time spent in the submitting task's plug while the
+	// rest of its batch is prepared, or queued in the block layer. A tool that hands its
+	// I/Os in together keeps each one here longer (docs/decisions.md, "Where the requests
+	// wait"). Zero when no request of the window reached the driver traced.
+	ToDriverUS float64 `json:"to_driver_us,omitempty"`
 }
 
 // kernelTracer is one bpftrace run on the device.
@@ -147,7 +158,8 @@ func (t *kernelTracer) stop() {
 }
 
 // parseLhist reads bpftrace's printed lhist ("[lo, hi)  count |@@@|" lines, "[1000, ...)"
-// for the last bucket) into the distribution; a request is placed at its bucket's middle.
+// for the last bucket) into the distribution, a request placed at its bucket's middle, and
+// the @to_driver_ns stats line into ToDriverUS.
 func parseLhist(out string) (kernelLatency, error) {
 	type bucket struct {
 		lo    float64
@@ -157,6 +169,17 @@ func parseLhist(out string) (kernelLatency, error) {
 	var k kernelLatency
 	for _, line := range strings.Split(out, "\n") {
 		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "@to_driver_ns: "); ok {
+			// "count N, average A, total T" (bpftrace's stats(), ns)
+			var n, avg, total int64
+			if _, err := fmt.Sscanf(rest, "count %d, average %d, total %d", &n, &avg, &total); err != nil {
+				return k, fmt.Errorf("bpftrace stats line %q: %w", line, err)
+			}
+			if n > 0 {
+				k.ToDriverUS = float64(total) / float64(n) / 1e3
+			}
+			continue
+		}
 		if !strings.HasPrefix(line, "[") {
 			continue
 		}

@@ -25,6 +25,7 @@ func TestParseLhist(t *testing.T) {
 [4, 5)                 0 |                                                    |
 [1000, ...)            1 |                                                    |
 
+@to_driver_ns: count 100, average 2512, total 251234
 `
 	k, err := parseLhist(out)
 	if err != nil {
@@ -36,6 +37,12 @@ func TestParseLhist(t *testing.T) {
 	}
 	if want := (2*1.5 + 96*2.5 + 3.5 + 1000.5) / 100; k.MeanUS != want {
 		t.Errorf("mean %v, want %v", k.MeanUS, want)
+	}
+	if k.ToDriverUS != 2.51234 {
+		t.Errorf("time to the driver %v µs, want 2.51234 (total over count)", k.ToDriverUS)
+	}
+	if _, err := parseLhist("@to_driver_ns: count many\n[1, 2) 5 |@|\n"); err == nil {
+		t.Error("a stats line without its figures was accepted")
 	}
 	if _, err := parseLhist("Attaching 5 probes...\n\n"); err == nil {
 		t.Error("an empty trace gave a distribution")
@@ -49,7 +56,7 @@ func TestParseLhist(t *testing.T) {
 // with O_DIRECT, one 4 KiB request at a time, timing each read itself. The kernel's window
 // (0.5 s to 1.7 s of a 2 s run) must hold about that share of the reads, and the kernel's
 // span of a request lies inside the read that made it, so its median and mean cannot exceed
-// the reads' own.
+// the reads' own; the time to the driver lies inside the kernel's span.
 func TestKernelTrace(t *testing.T) {
 	if err := bpftraceAvailable(); err != nil {
 		if os.Getenv("CI") != "" {
@@ -83,6 +90,11 @@ func TestKernelTrace(t *testing.T) {
 	// The kernel's figures sit at bucket middles (1 µs buckets): allow half a bucket.
 	if k.P50US > ownP50+0.5 || k.MeanUS > ownMean+0.5 {
 		t.Errorf("the kernel's p50 %.1f / mean %.1f µs exceed the reads' own %.1f / %.1f", k.P50US, k.MeanUS, ownP50, ownMean)
+	}
+	// Each read's request reaches the driver within its time in the device: the time to the
+	// driver is measured (every request has one) and part of the kernel's mean.
+	if k.ToDriverUS <= 0 || k.ToDriverUS > k.MeanUS+0.5 {
+		t.Errorf("time to the driver %.2f µs, want above 0 and within the kernel's mean %.1f", k.ToDriverUS, k.MeanUS)
 	}
 }
 

@@ -147,6 +147,17 @@ func TestHeldInSpan(t *testing.T) {
 		t.Errorf("kernel table lacks in device, in clock, the means and the time outside the device:\n%s", out)
 	}
 
+	// Traced, a third table sets each tool's percentiles against the kernel's and shows how
+	// long a request waited before the driver took it.
+	iomarkLike.Kernel = &kernelLatency{N: 1000, MeanUS: 70, P50US: 80.5, P99US: 150.5, ToDriverUS: 10.04}
+	fioLike.Kernel = &kernelLatency{N: 1000, MeanUS: 60, P50US: 30.5, P99US: 160.5, ToDriverUS: 1.8}
+	r = rowResult{workload: row("4K randread QD32 io_uring"), iomark: []sample{iomarkLike}, fio: []sample{fioLike}}
+	out = renderReport(env{}, []rowResult{r}, options{pairs: 1, runtime: 5 * time.Second, ramp: time.Second, sizeMB: 2048})
+	if !strings.Contains(out, "| 4K randread QD32 io_uring | 95.0 | 80.5 | 94.0 | 30.5 | 175.0 | 150.5 | 212.0 | 160.5 | 14.5 | 63.5 | 24.5 | 51.5 | 10.0 | 1.8 |") {
+		t.Errorf("traced table lacks the kernel's percentiles, what each tool adds or the time to the driver:\n%s", out)
+	}
+	iomarkLike.Kernel, fioLike.Kernel = nil, nil
+
 	// Sequential I/Os submitted together reach the device merged: the per-request figures
 	// are not the tool's, and the table says so instead of printing them.
 	iomarkLike.Device.MergedShare = 0.28
