@@ -62,7 +62,7 @@ type kernelLatency struct {
 	// starts) to the driver taking it: time spent in the submitting task's plug while the
 	// rest of its batch is prepared, or queued in the block layer. A tool that hands its
 	// I/Os in together keeps each one here longer (docs/decisions.md, "Where the requests
-	// wait"). Zero when no request of the window reached the driver traced.
+	// wait"). Zero when the trace saw no request reach the driver in its window.
 	ToDriverUS float64 `json:"to_driver_us,omitempty"`
 }
 
