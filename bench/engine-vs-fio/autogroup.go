@@ -40,11 +40,5 @@ func levelScheduling(path string) (restore func() error, state string, err error
 	if err := os.WriteFile(path, []byte("0\n"), 0o644); err != nil {
 		return nothing, "", fmt.Errorf("turn autogroup scheduling off (%s): %w; run as root, or pass -keep-autogroup", path, err)
 	}
-	restore = func() error {
-		if err := os.WriteFile(path, []byte(was+"\n"), 0o644); err != nil {
-			return fmt.Errorf("put autogroup scheduling back (%s = %s): %w", path, was, err)
-		}
-		return nil
-	}
-	return restore, "off for the run (was " + was + ")", nil
+	return restoreTo(path, was, "autogroup scheduling"), "off for the run (was " + was + ")", nil
 }

@@ -50,13 +50,7 @@ func pollBeforeHalt(path string) (restore func() error, state string, err error)
 	if err := os.WriteFile(path, []byte(strconv.Itoa(haltPollDefaultNS)+"\n"), 0o644); err != nil {
 		return nothing, "", fmt.Errorf("-halt-poll: set %s to %d: %w (run as root)", path, haltPollDefaultNS, err)
 	}
-	restore = func() error {
-		if err := os.WriteFile(path, []byte(was+"\n"), 0o644); err != nil {
-			return fmt.Errorf("put guest halt polling back (%s = %s): %w", path, was, err)
-		}
-		return nil
-	}
-	return restore, fmt.Sprintf("idle vCPUs poll up to %d µs before they halt, the kernel's default, for the run (was %s ns; -halt-poll)",
+	return restoreTo(path, was, "guest halt polling"), fmt.Sprintf("idle vCPUs poll up to %d µs before they halt, the kernel's default, for the run (was %s ns; -halt-poll)",
 		haltPollDefaultNS/1000, was), nil
 }
 

@@ -51,12 +51,7 @@ func splitCPUs(maskPath string) (restore func() error, state string, err error) 
 	if err := os.WriteFile(maskPath, []byte(cpuMask(device)+"\n"), 0o644); err != nil {
 		return nil, "", fmt.Errorf("-split-cpus: put the kernel's unbound workqueues on CPU %d (%s): %w", device, maskPath, err)
 	}
-	undoMask := func() error {
-		if err := os.WriteFile(maskPath, was, 0o644); err != nil {
-			return fmt.Errorf("put the workqueue CPUs back (%s = %s): %w", maskPath, strings.TrimSpace(string(was)), err)
-		}
-		return nil
-	}
+	undoMask := restoreTo(maskPath, string(was), "the workqueue CPUs")
 	if err := setThreadsAffinity(&tools); err != nil {
 		return nil, "", errors.Join(fmt.Errorf("-split-cpus: %w", err), undoMask())
 	}
