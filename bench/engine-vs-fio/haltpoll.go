@@ -12,10 +12,10 @@ import (
 // -halt-poll lets an idle virtual CPU poll for work before it halts. On a virtual machine
 // whose guest halt-polling governor (haltpoll) is set to 0 ns, as on the lab VM, an idle
 // vCPU halts at once, and waking it (a completion for a sleeping ring thread, a request for
-// the device's sleeping worker) is a round trip through the hypervisor; on bare metal, a Pi
-// or a PC, waking an idle core costs a few µs. A tool whose threads sleep in their waits
-// (iomark) pays that on every wake-up, one that rarely sleeps (fio) seldom does, so on such a VM a
-// row measures the hypervisor besides the engine. The kernel's own default is to poll up to
+// the device's sleeping worker) is a round trip through the hypervisor, which bare metal (a
+// Pi, a PC) does not have. A tool whose threads sleep in their waits (iomark) pays that on
+// every wake-up, one that rarely sleeps (fio) seldom does, so on such a VM a row measures the
+// hypervisor besides the engine. The kernel's own default is to poll up to
 // 200 µs (haltPollDefaultNS); -halt-poll sets that for the run and puts the old value back.
 // On a machine without the driver (bare metal) there is nothing to set.
 

@@ -95,7 +95,7 @@ func main() {
 	flag.BoolVar(&o.splitCPUs, "split-cpus", false, "run the kernel's unbound workqueues (the loop device's "+
 		"worker) on the last CPU and both tools on the others, as a drive with a controller of its own (root)")
 	flag.BoolVar(&o.haltPoll, "halt-poll", false, "on a virtual machine, let idle CPUs poll up to 200 µs before "+
-		"they halt (the kernel's default for guests), so a wake-up costs what it does on bare metal (root)")
+		"they halt (the kernel's default for guests), so waking one needs no trip through the hypervisor (root)")
 	flag.StringVar(&o.pool, "pool", "", "run nothing: judge each row on every pair of these -raw files "+
 		"together (comma-separated), with the 95% interval of the median ratio")
 	flag.BoolVar(&o.trace, "trace", false, "also time every request in the kernel with bpftrace, for the latency "+
