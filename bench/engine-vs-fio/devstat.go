@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -107,10 +108,13 @@ func window(o options) (from, to time.Duration) {
 }
 
 // devWatch reads the device's counters over the window of a run that starts now.
+// With it, the same two instants read where the machine's CPU went (see cpustat.go); that
+// second witness is optional: a kernel without per-thread schedstat leaves it out.
 type devWatch struct {
 	done chan struct{}
 	stop chan struct{}
 	w    devWindow
+	cpu  *cpuWindow
 	err  error
 }
 
@@ -120,38 +124,54 @@ func watchDevice(dev string, o options) *devWatch {
 	go func() {
 		defer close(d.done)
 		start := time.Now()
-		read := func(at time.Duration) (devCounters, bool) {
+		var cpuErr error
+		read := func(at time.Duration) (devCounters, cpuReading, bool) {
 			select {
 			case <-time.After(time.Until(start.Add(at))):
 			case <-d.stop:
 				d.err = fmt.Errorf("the run ended before the device's counters were read")
-				return devCounters{}, false
+				return devCounters{}, cpuReading{}, false
 			}
 			c, err := readDevCounters("/sys", dev)
 			if err != nil {
 				d.err = err
-				return devCounters{}, false
+				return devCounters{}, cpuReading{}, false
 			}
-			return c, true
+			cpu, err := readCPU("/proc", os.Getpid())
+			if err != nil {
+				cpuErr = err
+			}
+			return c, cpu, true
 		}
-		a, ok := read(from)
+		a, cpuA, ok := read(from)
 		if !ok {
 			return
 		}
-		b, ok := read(to)
+		b, cpuB, ok := read(to)
 		if !ok {
 			return
 		}
 		if d.w, ok = between(a, b); !ok {
 			d.err = fmt.Errorf("%s: no I/O counted between %v and %v of the run", dev, from, to)
+			return
+		}
+		if cpuErr != nil {
+			cpuWarning.Do(func() { logf("where the CPU went is left out: %v", cpuErr) })
+			return
+		}
+		if w, ok := cpuBetween(cpuA, cpuB, b.ios-a.ios); ok {
+			d.cpu = &w
 		}
 	}()
 	return d
 }
 
+// cpuWarning says once per bench that the CPU witness could not be read.
+var cpuWarning sync.Once
+
 // result waits for the readings (the run has ended: a reading still due is given up).
-func (d *devWatch) result() (devWindow, error) {
+func (d *devWatch) result() (devWindow, *cpuWindow, error) {
 	close(d.stop)
 	<-d.done
-	return d.w, d.err
+	return d.w, d.cpu, d.err
 }

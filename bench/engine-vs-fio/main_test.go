@@ -157,6 +157,20 @@ func TestHeldInSpan(t *testing.T) {
 		t.Errorf("traced table lacks the kernel's percentiles, what each tool adds or the time to the driver:\n%s", out)
 	}
 	iomarkLike.Kernel, fioLike.Kernel = nil, nil
+	if strings.Contains(out, "Where the CPU went") {
+		t.Errorf("a CPU table without CPU readings:\n%s", out)
+	}
+
+	// With the CPU witness, a table of where the machine's CPU went in each tool's runs; a
+	// run without the reading (an older raw file) is left out of the medians.
+	iomarkLike.CPU = &cpuWindow{ToolUS: 2.07, WorkersUS: 1.5, SoftirqUS: 0.94, OtherUS: 0.03, DeviceWaitUS: 2.0, IdleShare: 0.225}
+	fioLike.CPU = &cpuWindow{ToolUS: 2.66, WorkersUS: 1.45, SoftirqUS: 0.82, OtherUS: 0.03, DeviceWaitUS: 2.5, IdleShare: 0.157}
+	r = rowResult{workload: row("4K randread QD32 io_uring"), iomark: []sample{iomarkLike, {IOPS: 1}}, fio: []sample{fioLike}}
+	out = renderReport(env{}, []rowResult{r}, options{pairs: 1, runtime: 5 * time.Second, ramp: time.Second, sizeMB: 2048})
+	if !strings.Contains(out, "| 4K randread QD32 io_uring | 2.07 | 2.66 | 1.50 | 1.45 | 0.94 | 0.82 | 4.54 | 4.96 | 2.00 | 2.50 | 22.5% | 15.7% |") {
+		t.Errorf("CPU table lacks a class, the total, the device's wait or the idle share:\n%s", out)
+	}
+	iomarkLike.CPU, fioLike.CPU = nil, nil
 
 	// Sequential I/Os submitted together reach the device merged: the per-request figures
 	// are not the tool's, and the table says so instead of printing them.

@@ -188,6 +188,9 @@ func renderReport(e env, rows []rowResult, o options) string {
 		"queued (adjacent sequential I/Os submitted together), so the device saw fewer, larger requests than the " +
 		"tool issued and its per-request figures do not describe the tool's I/Os.\n")
 
+	if anyCPU(rows) {
+		writeCPU(&b, rows)
+	}
 	if anyTraced(rows) {
 		writeKernelPercentiles(&b, rows)
 	}
@@ -203,6 +206,54 @@ func renderReport(e env, rows []rowResult, o options) string {
 	}
 	b.WriteString("```\n")
 	return b.String()
+}
+
+// anyCPU says whether any run read where the CPU went (see cpuWindow).
+func anyCPU(rows []rowResult) bool {
+	for _, r := range rows {
+		for _, s := range append(slices.Clone(r.iomark), r.fio...) {
+			if s.CPU != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeCPU is the table of where the machine's CPU went in each tool's runs: a tool that
+// spends less per I/O only turns that into IOPS where the device's threads take up what it
+// leaves; otherwise it shows as idle CPUs.
+func writeCPU(b *strings.Builder, rows []rowResult) {
+	b.WriteString("\nWhere the CPU went over the same window (/proc/PID/task/TID/schedstat and /proc/stat), µs per " +
+		"request the device completed: \"tool\" is the tool's processes, \"workers\" the kernel's workqueue threads " +
+		"(the loop driver's worker copies the data), \"softirq\" the ksoftirqd threads (the block softirq the " +
+		"worker raises completes each request), \"device waited\" the time workers and softirq threads were ready " +
+		"but waited for a CPU. \"idle\" is the share of all CPUs' time spent idle or in iowait. Medians of the runs.\n\n")
+	b.WriteString("| workload | tool: iomark | fio | workers: iomark's runs | fio's runs | softirq: iomark's runs | fio's runs | all threads: iomark's runs | fio's runs | device waited: iomark's runs | fio's runs | idle: iomark's runs | fio's runs |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	cpu := func(f func(cpuWindow) float64) func([]sample, string) string {
+		return func(ss []sample, format string) string {
+			var with []sample
+			for _, s := range ss {
+				if s.CPU != nil {
+					with = append(with, s)
+				}
+			}
+			return num(with, format, func(s sample) float64 { return f(*s.CPU) })
+		}
+	}
+	tool := cpu(func(c cpuWindow) float64 { return c.ToolUS })
+	workers := cpu(func(c cpuWindow) float64 { return c.WorkersUS })
+	softirq := cpu(func(c cpuWindow) float64 { return c.SoftirqUS })
+	all := cpu(func(c cpuWindow) float64 { return c.ToolUS + c.WorkersUS + c.SoftirqUS + c.OtherUS })
+	waited := cpu(func(c cpuWindow) float64 { return c.DeviceWaitUS })
+	idle := cpu(func(c cpuWindow) float64 { return 100 * c.IdleShare })
+	for _, r := range rows {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
+			tool(r.iomark, "%.2f"), tool(r.fio, "%.2f"), workers(r.iomark, "%.2f"), workers(r.fio, "%.2f"),
+			softirq(r.iomark, "%.2f"), softirq(r.fio, "%.2f"), all(r.iomark, "%.2f"), all(r.fio, "%.2f"),
+			waited(r.iomark, "%.2f"), waited(r.fio, "%.2f"), idle(r.iomark, "%.1f%%"), idle(r.fio, "%.1f%%"))
+	}
 }
 
 // anyTraced says whether the runs were timed by the kernel too (-trace).

@@ -41,6 +41,9 @@ type sample struct {
 	ClatP99US float64 `json:"clat_p99_us,omitempty"`
 	// Device is the kernel's account of the same run (see devWindow).
 	Device devWindow `json:"device"`
+	// CPU is where the machine's CPU went over the same window (see cpuWindow); nil where
+	// the kernel does not account it per thread, and in raw files older than the field.
+	CPU *cpuWindow `json:"cpu,omitempty"`
 	// Kernel is the kernel's latency distribution of the run, with -trace (see ktrace.go).
 	Kernel *kernelLatency  `json:"kernel,omitempty"`
 	WallS  float64         `json:"wall_s"`
@@ -98,7 +101,7 @@ func runFio(ctx context.Context, dev string, w workload, o options) (sample, err
 	args := fioArgs(dev, w, o)
 	watch := watchDevice(dev, o)
 	r, err := lab.RunFioContext(ctx, args...)
-	device, werr := watch.result()
+	device, cpu, werr := watch.result()
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", w.name, err)
 	}
@@ -114,7 +117,7 @@ func runFio(ctx context.Context, dev string, w workload, o options) (sample, err
 	return sample{
 		IOPS: r.IOPS(), IOs: r.IOs(), OwnCPUS: r.JobCPUUsrS + r.JobCPUSysS,
 		ProcCPUS: r.ProcCPUS, PeakRSSBytes: r.PeakRSSBytes, WallS: r.WallS, P50US: p50, P99US: p99,
-		MeanUS: mean, ClatP50US: c50, ClatP99US: c99, Device: device,
+		MeanUS: mean, ClatP50US: c50, ClatP99US: c99, Device: device, CPU: cpu,
 		Args: append([]string{"fio", "--output-format=json"}, args...), Raw: r.Raw,
 	}, nil
 }
@@ -199,7 +202,7 @@ func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options)
 	watch := watchDevice(dev, o)
 	err := cmd.Run()
 	wall := time.Since(start)
-	device, werr := watch.result()
+	device, cpu, werr := watch.result()
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: iomark %s: %w: %s", w.name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
@@ -214,7 +217,7 @@ func (t *iomarkTool) run(ctx context.Context, dev string, w workload, o options)
 	return sample{
 		IOPS: *j.IOPS, IOs: *j.IOs, OwnCPUS: j.CPU.UsrS + j.CPU.SysS,
 		ProcCPUS: procCPUS, PeakRSSBytes: peakRSSBytes, WallS: wall.Seconds(),
-		P50US: j.LatUS.P50, P99US: j.LatUS.P99, MeanUS: j.LatUS.Mean, Device: device,
+		P50US: j.LatUS.P50, P99US: j.LatUS.P99, MeanUS: j.LatUS.Mean, Device: device, CPU: cpu,
 		Args: append([]string{"iomark"}, args...), Raw: json.RawMessage(bytes.TrimSpace(stdout.Bytes())),
 	}, nil
 }
