@@ -13,7 +13,8 @@
 // runs, the kernel's autogroup scheduling is off (autogroup.go), with -split-cpus the
 // device's kernel workers have a CPU of their own (splitcpus.go), and with -halt-poll an idle
 // virtual CPU polls before it halts (haltpoll.go); each is put back after.
-// Beside each tool's figures it prints the device's own account of the same runs (devstat.go). -pool runs nothing and judges
+// Beside each tool's figures it prints the device's own account of the same runs (devstat.go)
+// and where the machine's CPU went in them (cpustat.go). -pool runs nothing and judges
 // earlier -raw files together (pool.go). Progress goes to stderr, the tables to stdout.
 // BENCHMARKS.md says how to read them.
 package main
