@@ -13,9 +13,9 @@ import (
 // places: the tool's threads (preparing, submitting, reaping), the loop driver's worker (a
 // kworker that copies the data) and the block softirq that completes the request (raised by
 // the worker, so run by that CPU's ksoftirqd). On a machine with few cores the three compete
-// for the same CPUs, so a tool's IOPS are set by how much of the machine it leaves idle as
-// much as by its own cost per I/O: this table shows both, where the figures before it were
-// taken by hand (docs/decisions.md, "2 jobs × QD16").
+// for the same CPUs, so a tool's IOPS depend on how much of the machine it leaves idle as well
+// as on its own cost per I/O. The table shows both; before it, such counts were taken by hand
+// (docs/decisions.md, "Where the machine's CPU goes").
 //
 // The kernel accounts, per thread, the time it ran and the time it waited on a run queue
 // (/proc/PID/task/TID/schedstat, Documentation/scheduler/sched-stats.rst), and, per machine,
