@@ -354,6 +354,8 @@ type ringCounts struct {
 	// failed counts completions that were errors or short (reaped counts them too); mixed
 	// counts reaps whose batch held both a success and a failure.
 	failed, mixed int64
+	// resubmitted counts I/Os the kernel canceled and the ring handed in again.
+	resubmitted int64
 }
 
 // ringDone, when set (tests), receives each ring's counts as its job ends.
@@ -386,6 +388,7 @@ func (uring) run(j *job, _ int) error {
 	started := make([]time.Duration, qd) // since r.base
 	offsets := make([]int64, qd)
 	reading := make([]bool, qd)
+	canceled := make([]int, qd) // times the kernel canceled the slot's current I/O
 	idBase := uint64(j.id) << 48
 	var writes uint64
 	var c ringCounts
@@ -492,6 +495,15 @@ func (uring) run(j *job, _ int) error {
 			slot := int(cqe.userData)
 			res := cqe.res
 			read := reading[slot]
+			if retryCanceled(res, failure == nil, canceled[slot]) {
+				// The I/O never reached the drive: it goes in again, from the same slot and
+				// buffer, with its clock still running (see cancelRetries).
+				canceled[slot]++
+				c.resubmitted++
+				rg.prep(slot, read, offsets[slot], j.bufs.bufs[slot])
+				continue
+			}
+			canceled[slot] = 0
 			free = append(free, slot)
 			inflight--
 			c.reaped++
@@ -517,6 +529,25 @@ func (uring) run(j *job, _ int) error {
 	}
 }
 
+// cancelRetries is how many times a ring hands in again an I/O the kernel canceled. iomark
+// never cancels an I/O, and never links one to another, yet the kernel can: an io_uring
+// request that would block goes to io-wq, the kernel's worker pool for the ring, and when
+// io-wq cannot start a worker (a thread it creates for the submitting task, which fails while
+// a signal is pending: the Go runtime signals its threads to preempt them) more than a few
+// times, it completes all its pending work with -ECANCELED (io_uring/io-wq.c,
+// create_worker_cont and WORKER_INIT_LIMIT). On Debian's 6.1 under a device-mapper table
+// swapped to dm-error mid-job, the job then reported "operation canceled" instead of the
+// drive's I/O error. Such an I/O never reached the drive: handing it in again measures the
+// drive, and the failure the job reports is the drive's.
+const cancelRetries = 3
+
+// retryCanceled says whether a completion with result res goes in again: the kernel
+// canceled it, the job has not failed (after a failure the ring only reaps), and it has not
+// been canceled cancelRetries times already.
+func retryCanceled(res int32, issuing bool, times int) bool {
+	return res == -int32(unix.ECANCELED) && issuing && times < cancelRetries
+}
+
 // ringFailed is the error of a ring whose io_uring_enter failed: nothing more can be reaped,
 // so it says how much is left in flight, after the job's first failed I/O if there was one.
 func ringFailed(err, failure error, inflight int, path string) error {
@@ -531,6 +562,9 @@ func ringFailed(err, failure error, inflight int, path string) error {
 // that names the operation, the offset and the target: a negative errno or a short transfer.
 func uringResult(t *target, read bool, off int64, size int, res int32) error {
 	switch {
+	case res == -int32(unix.ECANCELED):
+		err := ioError(t, !read, off, size, unix.ECANCELED)
+		return fmt.Errorf("%w — the kernel canceled it %d times in a row: io_uring could not start a worker thread for it (`--engine psync` needs none)", err, cancelRetries+1)
 	case res < 0:
 		return ioError(t, !read, off, size, unix.Errno(-res))
 	case int(res) != size:

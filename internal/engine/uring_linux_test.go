@@ -2,10 +2,14 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The io_uring loop waits only with every slot in flight, never loses an I/O, and keeps its
@@ -93,5 +97,42 @@ func TestBusyRing(t *testing.T) {
 		if got := busy(tt.enters, tt.elapsed); got != tt.want {
 			t.Errorf("%s: busy(%d, %v) = %v, want %v", tt.name, tt.enters, tt.elapsed, got, tt.want)
 		}
+	}
+}
+
+// TestRetryCanceled: an I/O the kernel canceled (io-wq could not start a worker for it) goes
+// in again up to cancelRetries times while the job is issuing, and the error after that says
+// what happened and what to do, not only "operation canceled".
+func TestRetryCanceled(t *testing.T) {
+	canceled := -int32(unix.ECANCELED)
+	for times := 0; times < cancelRetries; times++ {
+		if !retryCanceled(canceled, true, times) {
+			t.Errorf("a canceled I/O canceled %d times before is not handed in again", times)
+		}
+	}
+	if retryCanceled(canceled, true, cancelRetries) {
+		t.Errorf("a canceled I/O goes in again past %d times", cancelRetries)
+	}
+	if retryCanceled(canceled, false, 0) {
+		t.Error("a canceled I/O goes in again after the job failed (it must only reap)")
+	}
+	for _, res := range []int32{-int32(unix.EIO), -int32(unix.EAGAIN), 0, 4096} {
+		if retryCanceled(res, true, 0) {
+			t.Errorf("result %d is handed in again", res)
+		}
+	}
+
+	tgt := &target{kind: kindFile, path: "/mnt/err/iomark.tmp", direct: true, align: 4096}
+	err := uringResult(tgt, false, 0, 64<<10, canceled)
+	if !errors.Is(err, unix.ECANCELED) {
+		t.Fatalf("error %v does not wrap ECANCELED", err)
+	}
+	for _, want := range []string{"write of 64k at offset 0 on /mnt/err/iomark.tmp", "canceled it 4 times", "worker thread", "--engine psync"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if err := uringResult(tgt, true, 0, 4096, -int32(unix.EIO)); err == nil || strings.Contains(err.Error(), "canceled") {
+		t.Errorf("an I/O error reads %v", err)
 	}
 }
