@@ -188,10 +188,10 @@ func renderReport(e env, rows []rowResult, o options) string {
 		"queued (adjacent sequential I/Os submitted together), so the device saw fewer, larger requests than the " +
 		"tool issued and its per-request figures do not describe the tool's I/Os.\n")
 
-	if anyCPU(rows) {
+	if anyRun(rows, func(s sample) bool { return s.CPU != nil }) {
 		writeCPU(&b, rows)
 	}
-	if anyTraced(rows) {
+	if anyRun(rows, func(s sample) bool { return s.Kernel != nil }) {
 		writeKernelPercentiles(&b, rows)
 	}
 
@@ -206,18 +206,6 @@ func renderReport(e env, rows []rowResult, o options) string {
 	}
 	b.WriteString("```\n")
 	return b.String()
-}
-
-// anyCPU says whether any run read where the CPU went (see cpuWindow).
-func anyCPU(rows []rowResult) bool {
-	for _, r := range rows {
-		for _, s := range append(slices.Clone(r.iomark), r.fio...) {
-			if s.CPU != nil {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // writeCPU is the table of where the machine's CPU went in each tool's runs: a tool that
@@ -256,13 +244,12 @@ func writeCPU(b *strings.Builder, rows []rowResult) {
 	}
 }
 
-// anyTraced says whether the runs were timed by the kernel too (-trace).
-func anyTraced(rows []rowResult) bool {
+// anyRun says whether has holds for any run of either tool: a run that read where the CPU went
+// (see cpuWindow), or one the kernel timed (-trace). Each of those tables is printed only then.
+func anyRun(rows []rowResult, has func(sample) bool) bool {
 	for _, r := range rows {
-		for _, s := range append(slices.Clone(r.iomark), r.fio...) {
-			if s.Kernel != nil {
-				return true
-			}
+		if slices.ContainsFunc(r.iomark, has) || slices.ContainsFunc(r.fio, has) {
+			return true
 		}
 	}
 	return false
