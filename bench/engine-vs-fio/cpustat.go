@@ -20,7 +20,8 @@ import (
 // The kernel accounts, per thread, the time it ran and the time it waited on a run queue
 // (/proc/PID/task/TID/schedstat, Documentation/scheduler/sched-stats.rst), and, per machine,
 // the time every CPU spent idle or in iowait (/proc/stat). Both are read at each end of the
-// window; a thread counts only if it lived through the whole window.
+// window. A thread born inside the window counts with its whole life; one that ends inside it
+// is lost with its time (the kernel keeps no per-thread account of it).
 
 // Thread classes, by who the thread is.
 const (
@@ -204,7 +205,11 @@ func cpuBetween(a, b cpuReading, ios int64) (cpuWindow, bool) {
 	for id, tb := range b.threads {
 		ta, ok := a.threads[id]
 		if !ok || ta.class != tb.class || tb.runNS < ta.runNS {
-			continue // born inside the window, or a reused ID
+			// Born inside the window (or under a reused ID): its whole life lies in the
+			// window. io_uring's workers (iou-wrk, threads of the tool's process) and the
+			// kernel's kworkers are started on demand, so leaving them out would drop CPU
+			// the run caused.
+			ta = threadTime{}
 		}
 		run[tb.class] += tb.runNS - ta.runNS
 		if tb.class == classWorker || tb.class == classSoftirq {

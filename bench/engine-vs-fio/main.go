@@ -45,13 +45,19 @@ type workload struct {
 	engine string // psync or io_uring, for both tools
 }
 
-// workloads are the rows of issues 2 and 14. psync at QD N is N threads for both tools:
-// iomark's N goroutines of one job, fio's numjobs=N (its psync engine has no queue).
+// workloads are the rows of issues 2 and 14, and the deepest test a profile runs. psync at QD
+// N is N threads for both tools: iomark's N goroutines of one job, fio's numjobs=N (its psync
+// engine has no queue).
 var workloads = []workload{
 	{"4K randread QD1 psync", "randread", "4k", 1, 1, "psync"},
 	{"4K randread QD32 io_uring", "randread", "4k", 32, 1, "io_uring"},
 	{"4K randread QD128 io_uring", "randread", "4k", 128, 1, "io_uring"},
 	{"4K randread 2 jobs × QD16 io_uring", "randread", "4k", 16, 2, "io_uring"},
+	// CrystalDiskMark's NVMe preset's RND4K Q32T16 (profile cdm-nvme), 16 jobs × QD32, named
+	// as CDM names it (so -rows QD32 still means the one-ring rows): 512 I/Os in flight,
+	// more than the device has requests (the loop driver's 128), so io_uring's workers
+	// (iou-wrk) submit what the device cannot take at once.
+	{"4K randread Q32T16 io_uring", "randread", "4k", 32, 16, "io_uring"},
 	{"4K randread 32 threads psync", "randread", "4k", 32, 1, "psync"},
 	{"4K randwrite QD1 psync", "randwrite", "4k", 1, 1, "psync"},
 	{"4K randwrite QD32 io_uring", "randwrite", "4k", 32, 1, "io_uring"},

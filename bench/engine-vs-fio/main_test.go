@@ -78,6 +78,9 @@ func TestToolArgs(t *testing.T) {
 		{row("4K randread 2 jobs × QD16 io_uring"),
 			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=16 --numjobs=2 --lat_percentiles=1 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
 			"job --target /dev/loop7 --rw randread --bs 4k --qd 16 --jobs 2 --engine io_uring --runtime 5s --ramp 1s --json"},
+		{row("4K randread Q32T16 io_uring"),
+			"--ioengine=io_uring --fixedbufs --registerfiles --direct=1 --rw=randread --bs=4k --iodepth=32 --numjobs=16 --lat_percentiles=1 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
+			"job --target /dev/loop7 --rw randread --bs 4k --qd 32 --jobs 16 --engine io_uring --runtime 5s --ramp 1s --json"},
 		// psync at depth 32: iomark's 32 goroutines of one job, fio's 32 jobs.
 		{row("4K randread 32 threads psync"),
 			"--ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1 --numjobs=32 --lat_percentiles=1 --group_reporting --time_based --runtime=5 --ramp_time=1 --filename=/dev/loop7 --name=x",
@@ -90,6 +93,30 @@ func TestToolArgs(t *testing.T) {
 		if got := strings.Join(iomarkArgs("/dev/loop7", tt.w, o), " "); got != tt.wantIom {
 			t.Errorf("%s iomark args:\n got %s\nwant %s", tt.w.name, got, tt.wantIom)
 		}
+	}
+}
+
+// witnessed adds a CPU witness reading to a run: the tool's threads ran toolUS µs per request
+// the device completed, at devIOPS requests per second.
+func witnessed(s sample, toolUS, devIOPS float64) sample {
+	s.CPU = &cpuWindow{ToolUS: toolUS}
+	s.Device.IOPS = devIOPS
+	return s
+}
+
+// TestThreadsCPU checks the all-threads figure per I/O the tool completed: where the block
+// layer merged a fifth of the I/Os, the device completed fewer, larger requests, and the
+// per-request figure is scaled down to the tool's I/Os.
+func TestThreadsCPU(t *testing.T) {
+	if got := witnessed(sample{IOPS: 1000}, 10, 800).threadsCPUUSPerIO(); !near(got, 8) {
+		t.Errorf("merged: %v µs per I/O, want 8", got)
+	}
+	if got := (sample{IOPS: 1000, OwnCPUS: 1, IOs: 1000}).threadsCPUUSPerIO(); got != 0 {
+		t.Errorf("no witness: %v, want 0", got)
+	}
+	a, f, threads := goalCPU(witnessed(sample{IOPS: 100, IOs: 1e6, OwnCPUS: 6}, 6, 100), sample{IOPS: 100, IOs: 1e6, OwnCPUS: 3.5})
+	if threads || !near(a, 6) || !near(f, 3.5) {
+		t.Errorf("one run without a reading: %v, %v, threads %v; want own figures 6, 3.5", a, f, threads)
 	}
 }
 
@@ -111,6 +138,15 @@ func TestRowVerdicts(t *testing.T) {
 		{"p99 6% apart",
 			[]sample{s(100, 2, 100, 212)}, []sample{s(100, 3, 100, 200)}, true, false},
 		{"no fio run", []sample{s(100, 2, 100, 200)}, nil, false, false},
+		// fio's own figure leaves out its iou-wrk workers: with the CPU witness on both runs,
+		// the goal compares every thread's CPU, and iomark's 6 µs is below fio's 10.
+		{"cheaper over all threads, dearer by own figures",
+			[]sample{witnessed(s(105, 6, 100, 200), 6, 105)}, []sample{witnessed(s(100, 3.5, 100, 200), 10, 100)}, true, true},
+		{"dearer over all threads",
+			[]sample{witnessed(s(105, 2, 100, 200), 11, 105)}, []sample{witnessed(s(100, 3, 100, 200), 10, 100)}, false, true},
+		// One run without a reading: both fall back to their own figures.
+		{"witness on one run only",
+			[]sample{witnessed(s(105, 6, 100, 200), 6, 105)}, []sample{s(100, 3.5, 100, 200)}, false, true},
 	}
 	for _, tt := range tests {
 		r := rowResult{iomark: tt.iomark, fio: tt.fio}

@@ -30,8 +30,9 @@ type rawFile struct {
 type pooledRow struct {
 	name           string
 	ratios         []float64 // iomark/fio IOPS per pair
-	cpuI, cpuF     []float64 // own CPU µs per I/O of each pair's runs
-	cheaper, pairs int       // pairs whose own CPU per I/O was ≤ fio's, and all pairs
+	cpuI, cpuF     []float64 // CPU µs per I/O of each pair's runs, on the goal's basis (goalCPU)
+	cheaper, pairs int       // pairs whose CPU per I/O was ≤ fio's, and all pairs
+	ownOnly        int       // pairs compared on the tools' own figures: a run without a CPU reading
 }
 
 // poolRaw reads the files and pools each row's pairs, in first-seen order.
@@ -65,10 +66,14 @@ func poolRaw(paths []string) ([]pooledRow, []env, error) {
 					continue
 				}
 				rows[i].ratios = append(rows[i].ratios, a.IOPS/f.IOPS)
-				rows[i].cpuI = append(rows[i].cpuI, a.ownCPUUSPerIO())
-				rows[i].cpuF = append(rows[i].cpuF, f.ownCPUUSPerIO())
+				ci, cf, threads := goalCPU(a, f)
+				rows[i].cpuI = append(rows[i].cpuI, ci)
+				rows[i].cpuF = append(rows[i].cpuF, cf)
 				rows[i].pairs++
-				if a.ownCPUUSPerIO() <= f.ownCPUUSPerIO() {
+				if !threads {
+					rows[i].ownOnly++
+				}
+				if ci <= cf {
 					rows[i].cheaper++
 				}
 			}
@@ -105,7 +110,7 @@ func renderPool(paths []string, rows []pooledRow, envs []env) string {
 		}
 		fmt.Fprintf(&b, ", load %s → %s\n", orDash(e.LoadStart), orDash(e.LoadEnd))
 	}
-	b.WriteString("\n| workload | pairs | median iomark/fio | 95% interval of the median | iomark ahead in | own CPU µs/IO: iomark | fio | ≤ fio's in | verdict |\n")
+	b.WriteString("\n| workload | pairs | median iomark/fio | 95% interval of the median | iomark ahead in | CPU µs/IO: iomark | fio | ≤ fio's in | verdict |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|:-:|\n")
 	for _, r := range rows {
 		s := stats.Summarize(r.ratios)
@@ -120,6 +125,17 @@ func renderPool(paths []string, rows []pooledRow, envs []env) string {
 	}
 	b.WriteString("\nThe interval is the distribution-free one of internal/stats (order statistics; Student's t " +
 		"below 6 pairs). verdict: ahead when the whole interval lies above 1.0, behind when below it, level " +
-		"when it holds 1.0. CPU: medians over the pooled runs, and the pairs in which iomark's was no more than fio's.\n")
+		"when it holds 1.0. CPU: medians over the pooled runs, and the pairs in which iomark's was no more than fio's; " +
+		"every thread of each tool's processes where both runs of a pair have a CPU reading, else each tool's own figure")
+	var own []string
+	for _, r := range rows {
+		if r.ownOnly > 0 {
+			own = append(own, fmt.Sprintf("%s %d of %d", r.name, r.ownOnly, r.pairs))
+		}
+	}
+	if len(own) > 0 {
+		fmt.Fprintf(&b, " (pairs on own figures: %s)", strings.Join(own, "; "))
+	}
+	b.WriteString(".\n")
 	return b.String()
 }

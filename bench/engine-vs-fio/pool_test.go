@@ -8,11 +8,18 @@ import (
 )
 
 // TestPool writes two raw files the way the bench does and judges their pairs together: a row
-// ahead in every pair, a row split around 1.0, and a row only one file has.
+// ahead in every pair, a row split around 1.0, and a row only one file has. The older file has
+// no CPU witness, so its pairs are compared on the tools' own CPU figures, the newer one's on
+// all their threads'.
 func TestPool(t *testing.T) {
 	dir := t.TempDir()
+	witness := false
 	pair := func(iomarkIOPS, fioIOPS float64) (sample, sample) {
-		return sample{IOPS: iomarkIOPS, IOs: 1e6, OwnCPUS: 2}, sample{IOPS: fioIOPS, IOs: 1e6, OwnCPUS: 3}
+		a, f := sample{IOPS: iomarkIOPS, IOs: 1e6, OwnCPUS: 2}, sample{IOPS: fioIOPS, IOs: 1e6, OwnCPUS: 3}
+		if witness {
+			a, f = witnessed(a, 1.5, iomarkIOPS), witnessed(f, 4, fioIOPS)
+		}
+		return a, f
 	}
 	write := func(name string, e env, rows map[string][][2]float64) string {
 		var rr []rowResult
@@ -38,6 +45,7 @@ func TestPool(t *testing.T) {
 	split := [][2]float64{{95, 100}, {105, 100}, {97, 100}, {103, 100}}
 	// a is a run from before the bench recorded CPUs and idle polling, b one after.
 	a := write("a.json", env{Autogroup: "off"}, map[string][][2]float64{"4K randread QD32 io_uring": ahead, "4K randread 2 jobs × QD16 io_uring": split})
+	witness = true
 	b := write("b.json", env{Autogroup: "off", CPUs: "split", Idle: "poll"}, map[string][][2]float64{"4K randread QD32 io_uring": ahead, "4K randread 2 jobs × QD16 io_uring": split,
 		"128K read QD8 io_uring": {{90, 100}}})
 	rows, envs, err := poolRaw([]string{a, b})
@@ -50,10 +58,11 @@ func TestPool(t *testing.T) {
 	out := renderPool([]string{a, b}, rows, envs)
 	for _, want := range []string{
 		"| 4K randread QD32 io_uring | 8 | 1.090 | ",
-		"| 2.00 | 3.00 | 8 | ahead |",
+		"| 1.75 | 3.50 | 8 | ahead |",
 		"| 4K randread 2 jobs × QD16 io_uring | 8 | 1.000 | ",
 		"| level |",
-		"| 128K read QD8 io_uring | 1 | 0.900 | 0.900–0.900 | 0 | 2.00 | 3.00 | 1 | — |",
+		"| 128K read QD8 io_uring | 1 | 0.900 | 0.900–0.900 | 0 | 1.50 | 4.00 | 1 | — |",
+		"(pairs on own figures: 4K randread QD32 io_uring 4 of 8; 4K randread 2 jobs × QD16 io_uring 4 of 8).\n",
 		"a.json: —, —, autogroup off, load — → —\n",
 		"b.json: —, —, autogroup off, CPUs: split, idle CPUs: poll, load — → —\n",
 	} {

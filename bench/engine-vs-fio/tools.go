@@ -54,6 +54,30 @@ type sample struct {
 func (s sample) ownCPUUSPerIO() float64  { return perIO(s.OwnCPUS, s.IOs) }
 func (s sample) procCPUUSPerIO() float64 { return perIO(s.ProcCPUS, s.IOs) }
 
+// threadsCPUUSPerIO is the CPU every thread of the tool's processes ran over the CPU
+// witness's window, per I/O the tool completed: the witness's figure per request the device
+// completed, times requests over the tool's I/Os (they differ only where the block layer
+// merged I/Os). 0 without a witness. Unlike fio's own figure it counts io_uring's workers
+// (iou-wrk threads of the job's process, which submit for the ring whenever the device has
+// no free request; fio's own reads RUSAGE_THREAD, the job's thread alone), so it measures
+// both tools the same way (BENCHMARKS.md, Method, "CPU per I/O").
+func (s sample) threadsCPUUSPerIO() float64 {
+	if s.CPU == nil || s.IOPS <= 0 || s.Device.IOPS <= 0 {
+		return 0
+	}
+	return s.CPU.ToolUS * s.Device.IOPS / s.IOPS
+}
+
+// goalCPU is the CPU per I/O the goal compares for one pair, both runs on one basis: every
+// thread of the tool's processes where the witness read both runs, else each tool's own
+// figure (raw files from before the witness). threads says which.
+func goalCPU(a, f sample) (iomark, fio float64, threads bool) {
+	if ai, fi := a.threadsCPUUSPerIO(), f.threadsCPUUSPerIO(); ai > 0 && fi > 0 {
+		return ai, fi, true
+	}
+	return a.ownCPUUSPerIO(), f.ownCPUUSPerIO(), false
+}
+
 // heldInSpan is how many I/Os the tool had inside its latency clock on average over the run:
 // IOPS × mean latency (Little's law). The rest of the depth is slots between the reap that
 // ended one clock and the preparation that starts the next. At equal IOPS, fewer held means
