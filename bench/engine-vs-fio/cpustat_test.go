@@ -87,7 +87,7 @@ func TestCPUWitness(t *testing.T) {
 	if !ok {
 		t.Fatal("no window")
 	}
-	// Per 1000 requests: the tool's two threads ran 2 ms each and the worker thread born
+	// Per 1000 requests: the tool's two threads ran 2 ms each and the iou-wrk thread born
 	// inside the window 2 ms in its whole life (6 µs per request); the worker 1.5 ms (its ID
 	// was reused: the kworker read first had run longer, so the second one counts whole) and
 	// the softirq thread 0.9 ms; they waited 0.3 + 0.2 ms. The bench's own run is not the
