@@ -5,13 +5,14 @@
 //
 //	sudo go run ./bench/engine-vs-fio [-pairs 7] [-runtime 5s] [-ramp 1s] [-iomark PATH]
 //	                                  [-size-mb 2048] [-fio-only] [-raw FILE] [-rows SUBSTR[,SUBSTR]] [-trace]
-//	                                  [-keep-autogroup] [-split-cpus] [-halt-poll]
+//	                                  [-keep-autogroup] [-split-cpus | -one-cpu] [-halt-poll]
 //	go run ./bench/engine-vs-fio -pool RAW1,RAW2,...
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
 // cgroup-v1 blkio controller (see internal/lab) and fio; -trace also needs bpftrace. While it
 // runs, the kernel's autogroup scheduling is off (autogroup.go), with -split-cpus the
-// device's kernel workers have a CPU of their own (splitcpus.go), and with -halt-poll an idle
+// device's kernel workers have a CPU of their own and with -one-cpu they share one CPU with
+// the tools (splitcpus.go), and with -halt-poll an idle
 // virtual CPU polls before it halts (haltpoll.go); each is put back after.
 // Beside each tool's figures it prints the device's own account of the same runs (devstat.go)
 // and where the machine's CPU went in them (cpustat.go). -pool runs nothing and judges
@@ -80,6 +81,8 @@ type options struct {
 	keepAutogroup bool
 	// splitCPUs gives the device's kernel workers a CPU of their own (see splitcpus.go).
 	splitCPUs bool
+	// oneCPU puts the tools and the device's kernel workers on one CPU (see splitcpus.go).
+	oneCPU bool
 	// haltPoll lets idle virtual CPUs poll before they halt (see haltpoll.go).
 	haltPoll bool
 	// pool lists raw files to judge together instead of running (see pool.go).
@@ -101,6 +104,8 @@ func main() {
 		"(it gives each fio job, a session of its own, a CPU share of its own; see BENCHMARKS.md)")
 	flag.BoolVar(&o.splitCPUs, "split-cpus", false, "run the kernel's unbound workqueues (the loop device's "+
 		"worker) on the last CPU and both tools on the others, as a drive with a controller of its own (root)")
+	flag.BoolVar(&o.oneCPU, "one-cpu", false, "run both tools and the kernel's unbound workqueues (the loop "+
+		"device's worker) on the first CPU, as a one-core board, so the scheduler places every tool alike (root)")
 	flag.BoolVar(&o.haltPoll, "halt-poll", false, "on a virtual machine, let idle CPUs poll up to 200 µs before "+
 		"they halt (the kernel's default for guests), so waking one needs no trip through the hypervisor (root)")
 	flag.StringVar(&o.pool, "pool", "", "run nothing: judge each row on every pair of these -raw files "+
@@ -154,6 +159,8 @@ func (o options) check() error {
 		return fmt.Errorf("-ramp %v: use whole seconds", o.ramp)
 	case o.sizeMB < 64:
 		return fmt.Errorf("-size-mb %d: use at least 64", o.sizeMB)
+	case o.splitCPUs && o.oneCPU:
+		return fmt.Errorf("-split-cpus and -one-cpu place the CPUs two ways: choose one")
 	case len(o.selected()) == 0:
 		return fmt.Errorf("-rows %q matches no row", o.rows)
 	case flag.NArg() > 0:
@@ -219,6 +226,11 @@ func run(ctx context.Context, o options) error {
 	cpus := "shared by the tools and the device's workers"
 	if o.splitCPUs {
 		if cpus, err = apply(func() (func() error, string, error) { return splitCPUs(workqueueMaskPath) }); err != nil {
+			return err
+		}
+	}
+	if o.oneCPU {
+		if cpus, err = apply(func() (func() error, string, error) { return oneCPU(workqueueMaskPath) }); err != nil {
 			return err
 		}
 	}

@@ -272,3 +272,15 @@ func TestRowsSelection(t *testing.T) {
 		t.Errorf("-rows \"QD1 psync, QD32 io_uring\" selects %q, want %q (table order)", names, want)
 	}
 }
+
+// TestOptionsCheck refuses -split-cpus with -one-cpu: each places the CPUs its own way.
+func TestOptionsCheck(t *testing.T) {
+	o := options{pairs: 7, runtime: 5 * time.Second, ramp: time.Second, sizeMB: 2048}
+	if err := o.check(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	o.splitCPUs, o.oneCPU = true, true
+	if err := o.check(); err == nil || !strings.Contains(err.Error(), "choose one") {
+		t.Errorf("-split-cpus -one-cpu: err %v, want a refusal", err)
+	}
+}

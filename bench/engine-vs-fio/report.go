@@ -37,7 +37,7 @@ type env struct {
 	Nice int `json:"nice"`
 	// Autogroup is what the bench did with the kernel's autogroup scheduling (autogroup.go).
 	Autogroup string `json:"autogroup"`
-	// CPUs says whether the device's kernel workers had a CPU of their own (-split-cpus).
+	// CPUs says where the tools and the device's kernel workers ran (-split-cpus, -one-cpu).
 	CPUs string `json:"cpus,omitempty"`
 	// Idle says how long an idle virtual CPU polled before it halted (-halt-poll).
 	Idle string `json:"idle,omitempty"`

@@ -74,3 +74,51 @@ func TestSplitCPUs(t *testing.T) {
 		t.Errorf("after restore this thread may use %d CPUs, want %d (%v)", after.Count(), all.Count(), err)
 	}
 }
+
+// TestOneCPU moves this test process and a stand-in workqueue mask onto the first CPU, and
+// checks that restore puts both back; a thread started meanwhile must inherit the one CPU.
+func TestOneCPU(t *testing.T) {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		t.Fatal(err)
+	}
+	first := -1
+	for c := 0; c < len(all)*64 && first < 0; c++ {
+		if all.IsSet(c) {
+			first = c
+		}
+	}
+	mask := filepath.Join(t.TempDir(), "cpumask")
+	if err := os.WriteFile(mask, []byte("ffffffff\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	restore, state, err := oneCPU(mask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(mask); strings.TrimSpace(string(b)) != cpuMask(first) {
+		t.Errorf("workqueue mask %q during the run, want %q (CPU %d)", b, cpuMask(first), first)
+	}
+	if !strings.Contains(state, "on CPU "+strconv.Itoa(first)) {
+		t.Errorf("state %q does not name CPU %d", state, first)
+	}
+	got := make(chan unix.CPUSet)
+	go func() {
+		var s unix.CPUSet
+		unix.SchedGetaffinity(0, &s)
+		got <- s
+	}()
+	if s := <-got; !s.IsSet(first) || s.Count() != 1 {
+		t.Errorf("a thread of the bench may run on %d CPUs (CPU %d among them: %v), want CPU %d alone", s.Count(), first, s.IsSet(first), first)
+	}
+	if err := restore(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(mask); string(b) != "ffffffff\n" {
+		t.Errorf("workqueue mask %q after the run, want it as it was", b)
+	}
+	var after unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &after); err != nil || after != all {
+		t.Errorf("after restore this thread may use %d CPUs, want %d (%v)", after.Count(), all.Count(), err)
+	}
+}
