@@ -12,8 +12,8 @@
 // cgroup-v1 blkio controller (see internal/lab) and fio; -trace also needs bpftrace. While it
 // runs, the kernel's autogroup scheduling is off (autogroup.go), with -split-cpus the
 // device's kernel workers have a CPU of their own and with -one-cpu they share one CPU with
-// the tools (splitcpus.go), and with -halt-poll an idle
-// virtual CPU polls before it halts (haltpoll.go); each is put back after.
+// the tools (splitcpus.go), and with -halt-poll an idle virtual CPU polls before it halts
+// (haltpoll.go); each is put back after.
 // Beside each tool's figures it prints the device's own account of the same runs (devstat.go)
 // and where the machine's CPU went in them (cpustat.go). -pool runs nothing and judges
 // earlier -raw files together (pool.go). Progress goes to stderr, the tables to stdout.
