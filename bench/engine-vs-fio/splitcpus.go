@@ -24,9 +24,10 @@ import (
 // one-core board (a Raspberry Pi Zero or 1). Shared cores let the scheduler decide, run by
 // run, whether a tool's thread and the device's worker share a core or wake each other across
 // two; on a virtual machine a wake-up of the other, halted core goes through the hypervisor,
-// and at QD1 that decides the row: 98k IOPS on one core, 20k across two, and either on shared
-// cores (BENCHMARKS.md, 2026-11-26 22:01 UTC). On one core every tool gets the same placement,
-// and a row measures what the tool costs beside what the device costs.
+// and at QD1 that decides the row: 93-98k IOPS on one core, about 20k across two, and either
+// on shared cores (BENCHMARKS.md, the entries of 2026-11-26 22:01 and 19:20 UTC). On one core
+// every tool gets the same placement, and a row measures what the tool costs beside what the
+// device costs.
 
 // workqueueMaskPath is where the kernel takes the CPUs its unbound workqueues may use.
 const workqueueMaskPath = "/sys/devices/virtual/workqueue/cpumask"

@@ -22,13 +22,9 @@ func TestCPUMask(t *testing.T) {
 // placement options to change and put back.
 func placementFixture(t *testing.T) (all unix.CPUSet, cpus []int, mask string) {
 	t.Helper()
-	if err := unix.SchedGetaffinity(0, &all); err != nil {
+	all, cpus, err := allowedCPUs("test")
+	if err != nil {
 		t.Fatal(err)
-	}
-	for c := 0; c < len(all)*64; c++ {
-		if all.IsSet(c) {
-			cpus = append(cpus, c)
-		}
 	}
 	mask = filepath.Join(t.TempDir(), "cpumask")
 	if err := os.WriteFile(mask, []byte("ffffffff\n"), 0o644); err != nil {
