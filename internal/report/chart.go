@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/iomark/iomark/internal/compare"
 	"image/color"
 	"strings"
 
@@ -315,36 +316,36 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 		c.panels = append(c.panels, panel{p, h})
 	}
 
-	ps := comparablePublished(r, opts.Published)
-	for _, f := range publishedFigures(r, ps) {
-		names := []string{"this run: " + f.ours.name}
-		vals := []float64{f.oursValue}
+	ps, figures := compare.ColumnFigures(r, opts.Published)
+	for _, f := range figures {
+		names := []string{"this run: " + f.Test}
+		vals := []float64{f.Value}
 		var srcs []string
 		seen := map[string]int{}
-		for _, d := range f.drives {
+		for _, d := range f.Drives {
 			// A drive a source measured several times (ricsanfre's five runs) is numbered.
-			name := shorten(d.row.MakeModel, 36)
+			name := shorten(d.Row.MakeModel, 36)
 			if seen[name]++; seen[name] > 1 {
 				name += fmt.Sprintf(" #%d", seen[name])
 			}
 			names = append(names, name)
-			vals = append(vals, d.value)
-			if !contains(srcs, d.row.SourceID) {
-				srcs = append(srcs, d.row.SourceID)
+			vals = append(vals, d.Value)
+			if !contains(srcs, d.Row.SourceID) {
+				srcs = append(srcs, d.Row.SourceID)
 			}
 		}
 		method := "same method"
-		if !f.cand.same {
+		if !f.Same {
 			method = "method differs"
 		}
-		title := fmt.Sprintf("%s vs iomark %s (%s)", f.col.label, f.ours.name, method)
+		title := fmt.Sprintf("%s vs iomark %s (%s)", f.Label, f.Test, method)
 		// gonum narrows the bars to fit a wide axis label: keep its lines short.
-		label := fmt.Sprintf("%s: published %s for %s; sources: %s", f.col.unit, f.col.column, ps.Scope(), strings.Join(srcs, ", "))
-		if f.converted > 0 {
-			label += fmt.Sprintf("; %d published MiB/s figures converted to MB/s", f.converted)
+		label := fmt.Sprintf("%s: published %s for %s; sources: %s", f.Unit, f.Column, ps.Scope(), strings.Join(srcs, ", "))
+		if f.Converted > 0 {
+			label += fmt.Sprintf("; %d published MiB/s figures converted to MB/s", f.Converted)
 		}
 		lines := wrapWords(label, axisLabelChars)
-		p, err := hbars(title, strings.Join(lines, "\n"), names, vals, true, f.col.unit, pubRowHeight)
+		p, err := hbars(title, strings.Join(lines, "\n"), names, vals, true, f.Unit, pubRowHeight)
 		if err != nil {
 			return c, err
 		}

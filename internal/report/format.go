@@ -277,3 +277,8 @@ func wroteLine(r *record.Run) string {
 	}
 	return s
 }
+
+const (
+	mib = 1 << 20
+	kib = 1 << 10
+)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -23,7 +24,7 @@ type runView struct {
 	SBCHeader  []string // the reviewers' table when the profile is sbc-reviews
 	SBCRows    [][]string
 	SBCNote    string // the table's unit
-	Compare    *Comparison
+	Compare    *compare.Comparison
 }
 
 type findingView struct {
@@ -85,7 +86,7 @@ func newRunView(r *record.Run, opts Options) runView {
 		v.SBCNote = sbcUnitNote
 	}
 	if len(opts.Published) > 0 {
-		c := BuildComparison(r, nil, opts.Published)
+		c := compare.Build(r, nil, opts.Published)
 		c.Earlier, c.EarlierIDs, c.EarlierWhy = nil, nil, ""
 		v.Compare = &c
 	}
@@ -113,7 +114,7 @@ func testRow(r *record.Run, t record.Test) []string {
 }
 
 // comparisonRows is the published comparison as a table for the reports.
-func comparisonRows(c *Comparison) (header []string, rows [][]string, notes []string) {
+func comparisonRows(c *compare.Comparison) (header []string, rows [][]string, notes []string) {
 	header = []string{"Published figure", "iomark test", "This run", "Rank", "Ratio", "Method", "Sources"}
 	for i, p := range c.Published {
 		method := "same method"

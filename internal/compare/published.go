@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"fmt"
@@ -78,8 +78,8 @@ func storageClasses(r *record.Run) []string {
 	return nil
 }
 
-// peerSet is the published rows comparable with a run, and why.
-type peerSet struct {
+// PeerSet is the published rows comparable with a run, and why.
+type PeerSet struct {
 	Family  string // board family of the run; empty when unknown
 	Classes []string
 	Rows    []refdata.Result
@@ -87,7 +87,7 @@ type peerSet struct {
 
 // Scope describes the set for people: "Raspberry Pi 4, microsd"; what the run does not say
 // is named as missing ("board family unknown"), never left blank.
-func (p peerSet) Scope() string {
+func (p PeerSet) Scope() string {
 	fam, classes := p.Family, strings.Join(p.Classes, "/")
 	if fam == "" {
 		fam = "board family unknown"
@@ -101,7 +101,7 @@ func (p peerSet) Scope() string {
 // missing says why a run has no published peers to be compared with: what it lacks (a board
 // the published rows are matched on, a kind of drive they cover), or that none were published
 // for its board and drive. Empty when it has peers.
-func (p peerSet) missing(r *record.Run) string {
+func (p PeerSet) Missing(r *record.Run) string {
 	var why []string
 	switch {
 	case p.Family != "":
@@ -124,7 +124,7 @@ func (p peerSet) missing(r *record.Run) string {
 }
 
 // SourceIDs lists the sources of the rows, in first-seen order.
-func (p peerSet) SourceIDs() []string {
+func (p PeerSet) SourceIDs() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range p.Rows {
@@ -139,8 +139,8 @@ func (p peerSet) SourceIDs() []string {
 // comparablePublished keeps the published rows of the run's board family and storage class
 // that print at least one figure of pubColumns (a row with only, say, a maker's IOPS or a
 // PiBenchmarks score has nothing to set beside the run).
-func comparablePublished(r *record.Run, published []refdata.Result) peerSet {
-	ps := peerSet{Classes: storageClasses(r)}
+func Peers(r *record.Run, published []refdata.Result) PeerSet {
+	ps := PeerSet{Classes: storageClasses(r)}
 	if r.Host != nil {
 		ps.Family = boardFamily(r.Host.Model)
 	}
@@ -197,7 +197,7 @@ func matchColumn(r *record.Run, col pubColumn) (ours, candidate, bool) {
 }
 
 // publishedFigures pairs every mapped column that the run and at least one peer have.
-func publishedFigures(r *record.Run, ps peerSet) []pubFigure {
+func publishedFigures(r *record.Run, ps PeerSet) []pubFigure {
 	var out []pubFigure
 	for _, col := range pubColumns {
 		o, cand, ok := matchColumn(r, col)
@@ -227,4 +227,39 @@ func publishedFigures(r *record.Run, ps peerSet) []pubFigure {
 		}
 	}
 	return out
+}
+
+// ColumnFigure is one published column set against the run's matching test, for a chart: the
+// run's figure and each comparable published drive's, all in Unit.
+type ColumnFigure struct {
+	Column    string // refdata CSV column
+	Label     string // what the published figure measured
+	Unit      string
+	Test      string  // the iomark test set beside it
+	Same      bool    // the same method, or not (the comparison's notes say how it differs)
+	Value     float64 // the run's figure in Unit
+	Drives    []ColumnDrive
+	Converted int // published figures converted into Unit (ConvertedNote says how)
+}
+
+// ColumnDrive is one published row's figure in its column's unit.
+type ColumnDrive struct {
+	Row   refdata.Result
+	Value float64
+}
+
+// ColumnFigures pairs every mapped published column that the run and at least one of its peers
+// have, with the peers it was drawn from.
+func ColumnFigures(r *record.Run, published []refdata.Result) (PeerSet, []ColumnFigure) {
+	ps := Peers(r, published)
+	var out []ColumnFigure
+	for _, f := range publishedFigures(r, ps) {
+		cf := ColumnFigure{Column: f.col.column, Label: f.col.label, Unit: f.col.unit, Test: f.ours.name,
+			Same: f.cand.same, Value: f.oursValue, Converted: f.converted}
+		for _, d := range f.drives {
+			cf.Drives = append(cf.Drives, ColumnDrive{Row: d.row, Value: d.value})
+		}
+		out = append(out, cf)
+	}
+	return ps, out
 }

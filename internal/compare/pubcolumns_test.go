@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"slices"
@@ -142,7 +142,7 @@ func TestWhichTestEachPublishedColumnMeets(t *testing.T) {
 // iozone's 4K sequential writes, which meet its O_DIRECT iozone-write-4k; its hdparm-read meets
 // the published hdparm figures; its score meets the published PiBenchmarks scores.
 func TestPibenchmarksRunMeetsLikeWithLike(t *testing.T) {
-	c := BuildComparison(profileRun(t, "pibenchmarks"), nil, published(t))
+	c := Build(profileRun(t, "pibenchmarks"), nil, loadPublished(t))
 	got := map[string]PublishedFigure{}
 	for _, p := range c.Published {
 		got[p.Column] = p
@@ -181,8 +181,8 @@ func TestIozoneMiBRowsAreConverted(t *testing.T) {
 	r.Host.Model = "Raspberry Pi 5 Model B Rev 1.0"
 	r.Device.Class = probe.ClassNVMe
 	r.SD = nil
-	pub := published(t)
-	ps := comparablePublished(r, pub)
+	pub := loadPublished(t)
+	ps := Peers(r, pub)
 	found := false
 	for _, f := range publishedFigures(r, ps) {
 		if f.col.column != "iozone_seq1m_read_mbps" {
@@ -203,7 +203,7 @@ func TestIozoneMiBRowsAreConverted(t *testing.T) {
 	if !found {
 		t.Fatal("no Pi 5 NVMe row with iozone_kb_divisor 1024: the test needs one")
 	}
-	c := BuildComparison(r, nil, pub)
+	c := Build(r, nil, pub)
 	for _, p := range c.Published {
 		if p.Column == "iozone_seq1m_read_mbps" && !strings.Contains(p.Note, "converted to MB/s (×1.048576)") {
 			t.Errorf("note does not say rows were converted: %q", p.Note)
