@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	
+
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/stats"
@@ -155,7 +155,6 @@ func Build(run *record.Run, earlier []*record.Run, published []refdata.Result) C
 	}
 	return c
 }
-
 
 // primaryFigure is a test's headline figure and its unit: IOPS for the tests about IOPS, else
 // MB/s.

@@ -16,31 +16,13 @@ var sourceUnitNotes = map[string]string{
 	"chambers-storage-2019": "the source prints dd in MB/s and the other columns as bare numbers read as iozone kB/s",
 }
 
-// boardFamily groups boards whose storage paths behave alike: a Raspberry Pi generation shares
-// its SoC and SD host (Pi 4, Pi 400 and CM4 all use BCM2711's emmc2). Empty when unknown.
-func boardFamily(model string) string {
-	m := strings.ToLower(model)
-	families := []struct{ contains, family string }{ // longer names first
-		{"raspberry pi 500", "Raspberry Pi 5"}, {"compute module 5", "Raspberry Pi 5"}, {"raspberry pi 5", "Raspberry Pi 5"},
-		{"raspberry pi 400", "Raspberry Pi 4"}, {"compute module 4", "Raspberry Pi 4"}, {"raspberry pi 4", "Raspberry Pi 4"},
-		{"compute module 3", "Raspberry Pi 3"}, {"raspberry pi 3", "Raspberry Pi 3"},
-		{"raspberry pi 2", "Raspberry Pi 2"},
-	}
-	for _, f := range families {
-		if strings.Contains(m, f.contains) {
-			return f.family
-		}
-	}
-	return ""
-}
-
-// publishedBoardFamily reads refdata's canonical board names: a row measured with the board
-// or its SD bus overclocked is not comparable with a stock run and belongs to no family.
+// publishedBoardFamily is the family of a published row's board: a row measured with the
+// board or its SD bus overclocked is not comparable with a stock run and belongs to no family.
 func publishedBoardFamily(p refdata.Result) string {
 	if p.Overclocked {
 		return ""
 	}
-	return boardFamily(p.Board)
+	return KnownFamily(p.Board)
 }
 
 // storageClasses maps iomark's device class to refdata's storage classes. A USB SSD splits by
@@ -108,7 +90,7 @@ func (p PeerSet) Missing(r *record.Run) string {
 	case r.Host == nil || strings.TrimSpace(r.Host.Model) == "":
 		why = append(why, "the run does not name its board (none was read from the device tree or DMI), and published results are matched by board family")
 	default:
-		why = append(why, fmt.Sprintf("its board, %s, is not a Raspberry Pi 2, 3, 4 or 5, the board families published results are matched on", r.Host.Model))
+		why = append(why, fmt.Sprintf("its board, %s, is not one iomark knows (docs/compare.md lists the boards published results are matched on)", r.Host.Model))
 	}
 	switch {
 	case len(p.Classes) > 0:
@@ -142,7 +124,7 @@ func (p PeerSet) SourceIDs() []string {
 func Peers(r *record.Run, published []refdata.Result) PeerSet {
 	ps := PeerSet{Classes: storageClasses(r)}
 	if r.Host != nil {
-		ps.Family = boardFamily(r.Host.Model)
+		ps.Family = KnownFamily(r.Host.Model)
 	}
 	if ps.Family == "" || len(ps.Classes) == 0 {
 		return ps

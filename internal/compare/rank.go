@@ -1,0 +1,212 @@
+package compare
+
+import (
+	"sort"
+	"strings"
+)
+
+// Entry is one stored result as rankings read it: its decisions and what the site links to.
+type Entry struct {
+	ID        string
+	Published bool
+	Decision
+}
+
+// Ranking is one board family's (or board's) ranking of one class at one link setting, on one
+// basis.
+type Ranking struct {
+	Family    string
+	Class     string
+	Setting   string
+	Basis     Metric
+	Sentence  string // why this basis, in one sentence
+	Results   int    // results behind the ranking, ranked or not
+	Drives    []RankedDrive
+	NotRanked []UnrankedDrive // drives without the basis figure: listed, never given a place
+}
+
+// RankedDrive is one drive model's place: the median of its results' basis figures.
+type RankedDrive struct {
+	Rank    int
+	Model   Model
+	Median  float64
+	P10     float64
+	P90     float64
+	Results int // results with the basis figure
+	// Medians are the drive's median headline figures (those its results have), for lists.
+	Medians map[Metric]float64
+	Boards  []string
+}
+
+// UnrankedDrive is a drive listed under "not ranked": the figures it has instead.
+type UnrankedDrive struct {
+	Model   Model
+	Only    []Metric
+	Results int
+}
+
+// Rank builds the rankings of one family from its entries: one per class and link setting,
+// classes in probe's order. Entries of other families, virtual devices and results without a
+// drive model are left out.
+func Rank(entries []Entry, family string) []Ranking {
+	type groupKey struct{ class, setting string }
+	groups := map[groupKey][]Entry{}
+	for _, e := range entries {
+		if e.Family != family || !e.Ranked() {
+			continue
+		}
+		k := groupKey{e.Class, e.Setting}
+		groups[k] = append(groups[k], e)
+	}
+	var keys []groupKey
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		ci, cj := classRank(keys[i].class), classRank(keys[j].class)
+		if ci != cj {
+			return ci < cj
+		}
+		di, dj := settingIsDefault(family, keys[i]), settingIsDefault(family, keys[j])
+		if di != dj {
+			return di
+		}
+		return keys[i].setting < keys[j].setting
+	})
+	var out []Ranking
+	for _, k := range keys {
+		out = append(out, rankGroup(family, k.class, k.setting, groups[k]))
+	}
+	return out
+}
+
+func settingIsDefault(family string, k struct{ class, setting string }) bool {
+	s, ok := findSetting(family, k.class, k.setting)
+	return ok && s.Default
+}
+
+// classOrder is probe's order of device classes; others sort after it by name.
+var classOrder = []string{"microsd", "emmc", "usb-flash", "usb-ssd", "nvme", "sata", "usb-hdd"}
+
+func classRank(c string) int {
+	for i, v := range classOrder {
+		if v == c {
+			return i
+		}
+	}
+	return len(classOrder)
+}
+
+// ClassOrder sorts classes as rankings list them.
+func ClassOrder(classes []string) {
+	sort.SliceStable(classes, func(i, j int) bool {
+		ri, rj := classRank(classes[i]), classRank(classes[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return classes[i] < classes[j]
+	})
+}
+
+func rankGroup(family, class, setting string, es []Entry) Ranking {
+	b := BasisFor(class)
+	metric := b.Choose(func(m Metric) bool {
+		for _, e := range es {
+			if _, ok := e.Figures[m]; ok {
+				return true
+			}
+		}
+		return false
+	})
+	s, _ := findSetting(family, class, setting)
+	rk := Ranking{Family: family, Class: class, Setting: setting, Basis: metric, Sentence: b.Sentence(metric, s), Results: len(es)}
+	type acc struct {
+		model  Model
+		basis  []float64
+		all    map[Metric][]float64
+		n      int
+		boards map[string]bool
+	}
+	drives := map[string]*acc{}
+	var order []string
+	for _, e := range es {
+		a := drives[e.Model.Key]
+		if a == nil {
+			a = &acc{model: e.Model, all: map[Metric][]float64{}, boards: map[string]bool{}}
+			drives[e.Model.Key] = a
+			order = append(order, e.Model.Key)
+		}
+		a.n++
+		if e.Board != "" {
+			a.boards[e.Board] = true
+		}
+		for m, f := range e.Figures {
+			a.all[m] = append(a.all[m], f.Value)
+		}
+		if f, ok := e.Figures[metric]; ok {
+			a.basis = append(a.basis, f.Value)
+		}
+		// A published label is a better name than an uploaded drive's model number.
+		if e.Published && !strings.HasPrefix(a.model.Key, "sd:") {
+			a.model.Name = e.Model.Name
+		}
+	}
+	for _, key := range order {
+		a := drives[key]
+		if len(a.basis) == 0 {
+			var only []Metric
+			for _, m := range Metrics() {
+				if len(a.all[m]) > 0 {
+					only = append(only, m)
+				}
+			}
+			rk.NotRanked = append(rk.NotRanked, UnrankedDrive{Model: a.model, Only: only, Results: a.n})
+			continue
+		}
+		d := RankedDrive{Model: a.model, Median: quantile(a.basis, 0.5), P10: quantile(a.basis, 0.1), P90: quantile(a.basis, 0.9),
+			Results: len(a.basis), Medians: map[Metric]float64{}}
+		for m, v := range a.all {
+			d.Medians[m] = quantile(v, 0.5)
+		}
+		for b := range a.boards {
+			d.Boards = append(d.Boards, b)
+		}
+		sort.Strings(d.Boards)
+		rk.Drives = append(rk.Drives, d)
+	}
+	sort.SliceStable(rk.Drives, func(i, j int) bool {
+		if rk.Drives[i].Median != rk.Drives[j].Median {
+			return rk.Drives[i].Median > rk.Drives[j].Median
+		}
+		return rk.Drives[i].Model.Key < rk.Drives[j].Model.Key
+	})
+	for i := range rk.Drives {
+		rk.Drives[i].Rank = i + 1
+	}
+	sort.SliceStable(rk.NotRanked, func(i, j int) bool { return rk.NotRanked[i].Model.Name < rk.NotRanked[j].Model.Name })
+	return rk
+}
+
+// quantile is the q-quantile of vs by linear interpolation between order statistics.
+func quantile(vs []float64, q float64) float64 {
+	if len(vs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), vs...)
+	sort.Float64s(s)
+	pos := q * float64(len(s)-1)
+	lo := int(pos)
+	if lo+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[lo] + (pos-float64(lo))*(s[lo+1]-s[lo])
+}
+
+// PublishedEntries decides every published row.
+func PublishedEntries(rows []refdataResult) []Entry {
+	out := make([]Entry, 0, len(rows))
+	for _, p := range rows {
+		out = append(out, Entry{ID: PublishedID(p), Published: true, Decision: DecidePublished(p)})
+	}
+	return out
+}
