@@ -51,7 +51,7 @@ func TestCompareNotesUnlikeEarlierRuns(t *testing.T) {
 	if !strings.Contains(out, "| test | this run | rank | ratio |\n|---|---|---|---|\n") {
 		t.Errorf("Markdown option did not give a Markdown table:\n%s", out)
 	}
-	if !strings.Contains(out, "no published results for Raspberry Pi 4, microsd") {
+	if !strings.Contains(out, "no published results for Pi 4, microsd") {
 		t.Errorf("empty published side not explained:\n%s", out)
 	}
 }
