@@ -68,7 +68,7 @@ func TestPi5AndCM5RowsDecode(t *testing.T) {
 		// 5.1 "Config : Raspberry PI OS Desktop on EMMc …": "DD Disk Write 110 MB/s", "Score: 13083".
 		{312, "austral-xplorer-cm5", cm5, "emmc", "", func(r Result) map[string][2]string {
 			return map[string][2]string{"dd": {r.DDWriteMBps.Printed, "110"}, "score": {r.PiBenchmarksScore.Printed, "13083"},
-				"iozone rand write": {r.Rand4kWriteKBpsIozone.Printed, "55907"}}
+				"iozone rand write": {r.Rand4kWriteKBpsIozone.Printed, "55907"}, "model": {r.MakeModel, "CM5 eMMC"}}
 		}},
 		// aquarite.info post, "デフォルト状態である、PCIe 2.0 x1": "IOZone 4k random write 180317 KB/s", "Score: 39018";
 		// after enabling PCIe 3.0: "FIO 4k random read 215578 IOPS (862315 KB/s)", "Score: 55508".
