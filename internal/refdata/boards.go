@@ -104,6 +104,12 @@ var aliases = map[string]string{
 	"altera atlas soc":                   "Terasic Atlas-SoC Kit",          // fm4dd-io-benchmark: table row "Altera Atlas SoC"
 	"nanopi neo 2":                       "FriendlyELEC NanoPi NEO2",       // fm4dd-io-benchmark: table row "NanoPi NEO 2"
 	"apple macmini 2007":                 "Apple Mac mini (2007)",          // fm4dd-io-benchmark: table row "Apple MacMini 2007"
+	"rpi5":                               "Raspberry Pi 5",                 // pcie-devices-745: "PCIe straight to RPI5"
+	"raspberry pi 5, 4gb":                "Raspberry Pi 5",                 // hilli-rpi5nas: hardware list "Raspberry Pi 5, 4GB"
+	"pi5":                                "Raspberry Pi 5",                 // teslausb-239: "Power Pi5 in idle", "the 5 on Bookworm"
+	"cm5 dev kit":                        "Raspberry Pi Compute Module 5",  // rpi-firmware-2021: "the Hardware that I am using is CM5 Dev Kit" (Raspberry Pi's CM5 Development Kit)
+	"xplorer cm5":                        "Raspberry Pi Compute Module 5",  // austral-xplorer-cm5: "XPLORER CM5 - Software Guide", a carrier for the "Raspberry PI CM5"
+	"raspberry pi 5 8gb":                 "Raspberry Pi 5",                 // akizuru-rpi5-argon-one-v3: parts list "Raspberry Pi 5 8GB"
 }
 
 // Boards returns the canonical boards.

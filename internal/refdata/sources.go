@@ -267,6 +267,54 @@ var sources = []Source{
 		Date:  "2019-05-21",
 		About: "notes page in a GitHub repository; hdparm -t of a microSD card and a USB 3 flash drive on a Jetson Nano",
 	},
+	{
+		ID: "pcie-devices-745", Title: "Nintendo SDexpress Card 256GB", Rows: 1,
+		URL:   "https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/745",
+		Date:  "2025-07-24",
+		About: "GitHub issue description; PiBenchmarks Storage.sh summary of a microSD Express card (NVMe over PCIe) on a Pi 5 at PCIe Gen 3",
+	},
+	{
+		ID: "hilli-rpi5nas", Title: "Raspberry Pi5 NAS with an NVMe drive", Rows: 1,
+		URL:   "https://github.com/hilli/rpi5nas/blob/d634af6a4744db7da909f7d889192a4630d0d039/README.md",
+		Date:  "2024-01-03",
+		About: "GitHub README; hdparm --direct of a 4TB NVMe SSD on a Pi 5 HatDrive! Bottom with dtparam=pciex1_gen=3",
+	},
+	{
+		ID: "pradeep39-private-cloud-part1", Title: "Part 1 - Build the Cloud", Rows: 2,
+		URL:   "https://github.com/Pradeep39/hugo_personalsite/blob/8a4eb33955ba8e03b163aa03451b56c93c6838a3/content/posts/Build%20a%20Private%20Cloud%20with%20System%20on%20Chips/Part%201%20-%20Build%20The%20Cloud/index.md",
+		Date:  "2025-01-10",
+		About: "blog post in a GitHub repository; hdparm --direct of the Raspberry Pi SSD Kit on a Pi 5 at PCIe Gen 2 and Gen 3",
+	},
+	{
+		ID: "sourceperl-rpi5-notes", Title: "Raspberry Pi 5 notes", Rows: 2,
+		URL:   "https://github.com/sourceperl/howtos/blob/92c347d6ccd8d97d70ebb72cdfd40f6f30349a7d/rpi_5_notes.md",
+		Date:  "2024-07-29",
+		About: "notes page in a GitHub repository; hdparm --direct of an NVMe SSD in an Argon NEO 5 case on a Pi 5 at the default link and at Gen 3",
+	},
+	{
+		ID: "teslausb-239", Title: "USB Storage Slow?", Rows: 1,
+		URL:   "https://github.com/marcone/teslausb/issues/239",
+		Date:  "2024-01-24",
+		About: "GitHub issue comment; the PiBenchmarks score of an NVMe SSD on a Pi 5 (Pimoroni NVMe Base)",
+	},
+	{
+		ID: "rpi-firmware-2021", Title: "About the pcie ssd drive problem", Rows: 1,
+		URL:   "https://github.com/raspberrypi/firmware/issues/2021",
+		Date:  "2026-04-09",
+		About: "GitHub issue description; hdparm -t of an NVMe SSD on a CM5 Dev Kit under Ubuntu (the Raspberry Pi OS run it reports is a bug, not a row)",
+	},
+	{
+		ID: "austral-xplorer-cm5", Title: "XPLORER CM5 - Software Guide", Rows: 4,
+		URL:   "https://github.com/austral-electronics/Xplorer/blob/be9bfb783cebb68438d815edd7095608d2302d37/README.md",
+		Date:  "2026-01-24",
+		About: "maker's software guide in a GitHub README; hdparm --direct of two NVMe SSDs behind a PCIe Gen 2 switch and a USB-C flash drive, and a PiBenchmarks summary of the eMMC, on a CM5 carrier",
+	},
+	{
+		ID: "akizuru-rpi5-argon-one-v3", Title: "Raspberry Pi 5 w/ Argon ONE V3 & NVMe SSD", Rows: 2,
+		URL:   "https://aquarite.info/blog/2024/07/rpi5-argon-one-v3-nvme-ssd/",
+		Date:  "2024-07-16",
+		About: "blog post (read in its source repository); PiBenchmarks Storage.sh summaries of an NVMe SSD in an Argon ONE V3 case on a Pi 5 at PCIe 2.0 x1 and 3.0",
+	},
 }
 
 // Sources returns every source document, including those that contributed no rows.
