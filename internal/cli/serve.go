@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/server"
 )
 
@@ -69,6 +70,11 @@ func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string, me
 		logger.Warn("published results", "err", err)
 	} else if n > 0 {
 		logger.Info("added published reference results", "count", n)
+	}
+	if n, err := runstore.Redecide(ctx, st); err != nil {
+		logger.Warn("re-deciding stored results for the comparison model", "err", err)
+	} else if n > 0 {
+		logger.Info("re-decided stored results for the comparison model", "count", n)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

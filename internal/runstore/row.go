@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -16,7 +17,7 @@ func Row(r *record.Run, source string) (store.Run, []store.Test, error) {
 		return store.Run{}, nil, fmt.Errorf("encoding run %s: %w", r.ID, err)
 	}
 	row := store.Run{ID: r.ID, CreatedAt: r.CreatedAt, ToolVersion: r.ToolVersion, Profile: r.Profile,
-		DeviceKey: r.DeviceKey(), Source: source, Record: raw}
+		DeviceKey: r.DeviceKey(), Source: source, Record: raw, Decision: StoreDecision(compare.Decide(r))}
 	if r.Host != nil {
 		row.Board, row.BoardRevision, row.Arch = r.Host.Model, r.Host.Revision, r.Host.Arch
 	}

@@ -55,6 +55,9 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 	for _, run := range runs {
 		d.List = append(d.List, summarize(run))
 	}
+	if err := s.withSpeeds(ctx, d.List); err != nil {
+		return nil, err
+	}
 	d.Pager = newPager("/board", q, lp, total, store.RunSorts)
 	return d, nil
 }

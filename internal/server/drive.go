@@ -88,6 +88,9 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 	for _, run := range runs {
 		d.List = append(d.List, summarize(run))
 	}
+	if err := s.withSpeeds(ctx, d.List); err != nil {
+		return nil, err
+	}
 	d.Pager = newPager("/drive", q, lp, total, store.RunSorts)
 	st, err := s.driveStats(ctx, key, q.Get("test"))
 	if err != nil {

@@ -50,6 +50,9 @@ func (s *Server) buildHome(ctx context.Context) (any, error) {
 	for _, run := range latest {
 		d.Latest = append(d.Latest, summarize(run))
 	}
+	if err := s.withSpeeds(ctx, d.Latest); err != nil {
+		return nil, err
+	}
 	if d.Total, err = s.st.CountRuns(ctx, store.Filter{}); err != nil {
 		return nil, err
 	}

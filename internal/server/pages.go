@@ -18,13 +18,25 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-var pageNames = []string{"home", "search", "drive", "result", "board", "compare", "value", "error"}
+var pageNames = []string{"home", "search", "drive", "model", "result", "board", "compare", "value", "error"}
 
 // pages are the parsed templates, one set per page sharing layout.html.
 type pages struct{ sets map[string]*template.Template }
 
 var funcs = template.FuncMap{
-	"mb":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"mb": func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	// fig prints a headline figure: three significant digits, a dash when absent.
+	"fig": func(v *float64) string {
+		switch {
+		case v == nil:
+			return "—"
+		case *v >= 100:
+			return fmt.Sprintf("%.0f", *v)
+		case *v >= 10:
+			return fmt.Sprintf("%.1f", *v)
+		}
+		return fmt.Sprintf("%.2f", *v)
+	},
 	"num":  func(v float64) string { return fmt.Sprintf("%.0f", v) },
 	"pct":  func(v float64) string { return fmt.Sprintf("%.0f%%", v) },
 	"cost": func(v float64) string { return fmt.Sprintf("%.4g", v) },
@@ -60,6 +72,7 @@ var funcs = template.FuncMap{
 	"drivepath": drivePath,
 	"boardpath": boardPath,
 	"deref":     func(p *float64) float64 { return *p },
+	"ptr":       func(v float64) *float64 { return &v },
 	// opt prints a figure, or nothing when the record does not report it (zero).
 	"opt": func(v float64) any {
 		if v == 0 {

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
@@ -35,17 +35,17 @@ type PublishedFigure struct {
 	Printed string `json:"printed"`
 }
 
-// publishedTests maps the CSV's MB/s columns to tests of a record; iozone's kB/s figures stay
-// only in Published.Figures, as printed, since a test's figure is in MB/s and converting would
-// put a unit in the source's mouth.
-var publishedTests = []struct {
-	name, op string
-	fig      func(refdata.Result) refdata.Figure
-}{
-	{"hdparm-read", "hdparm-read", func(r refdata.Result) refdata.Figure { return r.HdparmReadMBps }},
-	{"dd-write", "dd-write", func(r refdata.Result) refdata.Figure { return r.DDWriteMBps }},
-	{"rand-read-4k", "randread", func(r refdata.Result) refdata.Figure { return r.Rand4kReadMBps }},
-	{"rand-write-4k", "randwrite", func(r refdata.Result) refdata.Figure { return r.Rand4kWriteMBps }},
+// publishedTestNames name a published headline figure as a test of the record, by the method
+// it was measured with: a figure measured as iomark's test is (4K random at QD1 with O_DIRECT,
+// iozone's 1 MiB passes) takes that test's name, any other its tool's. The figures come through
+// compare's one map from published columns (compare.PublishedFigures); iozone's kB/s figures
+// also stay in Published.Figures, as printed.
+var publishedTestNames = map[compare.Metric]map[string]struct{ name, op string }{
+	compare.MetricSeqRead: {compare.MethodDirectQD1: {"seq-read-1m", "read"}, compare.MethodHdparm: {"hdparm-read", "hdparm-read"},
+		compare.MethodHdparmDirect: {"hdparm-direct-read", "hdparm-read"}, compare.MethodFioDeep: {"fio-seq-read-1m", "read"}},
+	compare.MetricSeqWrite:  {compare.MethodDirectQD1: {"seq-write-1m", "write"}, compare.MethodDD: {"dd-write", "dd-write"}},
+	compare.MetricRandRead:  {compare.MethodDirectQD1: {"rand-read-4k-qd1", "randread"}},
+	compare.MetricRandWrite: {compare.MethodDirectQD1: {"rand-write-4k-qd1", "randwrite"}},
 }
 
 // publishedRecord turns one published result into a record plus its Published block.
@@ -55,7 +55,7 @@ func publishedRecord(res refdata.Result) (*record.Run, []byte, error) {
 		created = t
 	}
 	run := &record.Run{SchemaVersion: record.SchemaVersion,
-		ID:          fmt.Sprintf("published-%s-%d", res.SourceID, res.Row),
+		ID:          compare.PublishedID(res),
 		CreatedAt:   created,
 		ToolVersion: "published",
 		Profile:     "published",
@@ -67,12 +67,30 @@ func publishedRecord(res refdata.Result) (*record.Run, []byte, error) {
 	if res.CapacityGB.Value != nil {
 		run.Device.CapacityBytes = uint64(*res.CapacityGB.Value * 1e9) // as labelled, GB = 10^9 bytes
 	}
-	for _, pt := range publishedTests {
-		f := pt.fig(res)
-		if f.Value == nil {
+	figs := compare.PublishedFigures(res)
+	for _, m := range compare.Metrics() {
+		f, ok := figs[m]
+		if !ok {
 			continue
 		}
-		run.Tests = append(run.Tests, record.Test{Name: pt.name, Op: pt.op, MBPerS: *f.Value, Primary: "mb_per_s", Runs: 1})
+		if m == compare.MetricScore {
+			score := int(f.Value)
+			run.Scores.Pibenchmarks = &score
+			continue
+		}
+		if t, ok := publishedTestNames[m][f.Method]; ok {
+			test := record.Test{Name: t.name, Op: t.op, MBPerS: f.Value, MiBPerS: f.Value * 1e6 / (1 << 20), Primary: "mb_per_s", Runs: 1}
+			switch m {
+			case compare.MetricRandRead, compare.MetricRandWrite:
+				test.BS, test.QD, test.Jobs, test.Direct = 4096, 1, 1, true
+				test.IOPS = f.Value * 1e6 / 4096
+			case compare.MetricSeqRead, compare.MetricSeqWrite:
+				if f.Method == compare.MethodDirectQD1 {
+					test.BS, test.QD, test.Jobs, test.Direct = 1<<20, 1, 1, true
+				}
+			}
+			run.Tests = append(run.Tests, test)
+		}
 	}
 	pub := Published{SourceID: res.SourceID, SourceTitle: res.SourceTitle, SourceDate: res.SourceDate,
 		Row: res.Row, MakeModel: res.MakeModel, Interface: res.Interface, Notes: res.Notes}
@@ -98,14 +116,14 @@ func publishedRecord(res refdata.Result) (*record.Run, []byte, error) {
 	return run, raw, err
 }
 
-// SeedPublished stores the published reference results not stored yet. It is cheap and
-// idempotent, so `iomark serve` calls it at every start.
+// SeedPublished stores the published reference results not stored yet, and replaces a stored
+// one whose record this iomark makes differently (a corrected row, a changed mapping): published
+// rows are iomark's own. It is cheap and idempotent, so `iomark serve` calls it at every start.
 func SeedPublished(ctx context.Context, st *store.Store) (added int, err error) {
 	results, err := refdata.Load()
 	if err != nil {
 		return 0, err
 	}
-	var conflicts []string
 	for _, res := range results {
 		run, raw, err := publishedRecord(res)
 		if err != nil {
@@ -116,6 +134,7 @@ func SeedPublished(ctx context.Context, st *store.Store) (added int, err error) 
 			return added, err
 		}
 		row.Record = raw
+		row.Decision = runstore.StoreDecision(compare.DecidePublished(res))
 		if d := doubts(run, store.SourcePublished, time.Now()); len(d) > 0 {
 			// A published figure the server doubts is kept out of the rankings like any other.
 			if row.Flags, err = json.Marshal(d); err != nil {
@@ -127,15 +146,22 @@ func SeedPublished(ctx context.Context, st *store.Store) (added int, err error) 
 		case err == nil:
 			added++
 		case errors.Is(err, store.ErrDuplicate):
+			// Stored as it is: its decision may still be of an older comparison model.
+			if err := st.SetDecision(ctx, run.ID, *row.Decision); err != nil {
+				return added, err
+			}
 		case errors.Is(err, store.ErrConflict):
-			// A corrected row of a newer iomark: the stored one stays; say so.
-			conflicts = append(conflicts, run.ID)
+			// Made differently by this iomark: the stored row is replaced.
+			if err := st.DeleteRun(ctx, run.ID); err != nil {
+				return added, fmt.Errorf("server: replacing published row %s: %w", run.ID, err)
+			}
+			if err := st.SaveRun(ctx, row, tests); err != nil {
+				return added, fmt.Errorf("server: replacing published row %s: %w", run.ID, err)
+			}
+			added++
 		default:
 			return added, err
 		}
-	}
-	if len(conflicts) > 0 {
-		return added, fmt.Errorf("server: published results %s differ from the stored ones; they were kept as stored", strings.Join(conflicts, ", "))
 	}
 	return added, nil
 }

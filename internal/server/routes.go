@@ -157,6 +157,7 @@ func (s *Server) routes() []route {
 		textParam("board", "board, exact: only its results rank", false),
 		textParam("class", "device class, exact: only this class, with more drives", false),
 		textParam("link", "bus the drive is attached by, exact", false)}
+	model := []param{withExample(textParam("key", "drive model key, as rankings link to it", true), "model:samsung evo plus:32GB")}
 	drive := append([]param{withExample(textParam("key", "device key", true), ex.key), testParam("test", "test to chart (404 when the drive has none)")}, list...)
 	board := append([]param{withExample(textParam("name", "board, exact", true), ex.board)}, list...)
 	compare := []param{withExample(repeatedText("drive", "device key, repeated: medians of its results; a value without a colon is part of a name, whose matching drives the answer's found lists", maxCompare), ex.key),
@@ -186,6 +187,7 @@ func (s *Server) routes() []route {
 		{method: "GET", pattern: "/{$}", handler: s.homePage, params: home},
 		{method: "GET", pattern: "/search", handler: s.searchPage, params: search},
 		{method: "GET", pattern: "/drive", handler: s.drivePage, params: drive},
+		{method: "GET", pattern: "/model", handler: s.modelPage, params: model},
 		{method: "GET", pattern: "/result/{id}", handler: s.resultPage, params: []param{idParam}},
 		{method: "GET", pattern: "/result/{id}/raw", handler: s.resultRaw, params: []param{idParam}},
 		{method: "GET", pattern: "/board", handler: s.boardPage, params: board},
@@ -199,6 +201,8 @@ func (s *Server) routes() []route {
 			op: get("search", "Results and drives whose brand or model match q", search, SearchData{})},
 		{method: "GET", pattern: "/api/v1/drive", handler: s.driveAPI,
 			op: get("getDrive", "All results of one drive: per test and per board/link medians and spread, distribution", drive, DriveData{}, http.StatusNotFound)},
+		{method: "GET", pattern: "/api/v1/model", handler: s.modelAPI,
+			op: get("getModel", "One drive model (maker, product line, capacity): its results split by board family and link setting, each group's medians and place in its family's ranking", model, ModelData{}, http.StatusNotFound)},
 		{method: "POST", pattern: "/api/v1/results", handler: s.submitAPI, op: submit},
 		{method: "GET", pattern: "/api/v1/results/{id}", handler: s.resultAPI,
 			op: get("getResult", "One result: record, flags, whether it counts, published source, throughput series (410 when the operator hid it)", []param{withExample(idParam, ex.id)}, ResultData{}, http.StatusNotFound, http.StatusGone)},

@@ -78,6 +78,9 @@ func (s *Server) searchData(r *http.Request) (any, error) {
 	for _, run := range runs {
 		d.List = append(d.List, summarize(run))
 	}
+	if err := s.withSpeeds(r.Context(), d.List); err != nil {
+		return nil, err
+	}
 	d.Pager = newPager("/search", q, lp, agg.total, store.RunSorts)
 	if lp.Page > 1 {
 		return d, nil // drives are listed on the first page only

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"sort"
 	"strconv"
 	"time"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/stats"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -28,12 +30,66 @@ type RunSummary struct {
 	DeviceKey     string    `json:"device_key"` // empty: the drive is not identified; shown as reported
 	DriveURL      string    `json:"drive_url,omitempty"`
 	ScoreIomark   *float64  `json:"score_iomark,omitempty"`
+	ScorePib      *float64  `json:"score_pibenchmarks,omitempty"`
+	// Speeds are the headline figures the comparison model stored for the run (run_rank).
+	Speeds   Speeds `json:"speeds"`
+	ModelURL string `json:"model_url,omitempty"`
+}
+
+// Speeds are a result's headline figures, in MB/s (10^6 bytes/s) but the score; absent when
+// the result lacks one.
+type Speeds struct {
+	SeqRead       *float64 `json:"seq_read_mb_per_s,omitempty"`
+	SeqReadMethod string   `json:"seq_read_method,omitempty"`
+	SeqWrite      *float64 `json:"seq_write_mb_per_s,omitempty"`
+	RandRead      *float64 `json:"rand_read_4k_mb_per_s,omitempty"`
+	RandWrite     *float64 `json:"rand_write_4k_mb_per_s,omitempty"`
+}
+
+func speedsOf(f compare.Figures) Speeds {
+	get := func(m compare.Metric) *float64 {
+		if v, ok := f[m]; ok {
+			x := v.Value
+			return &x
+		}
+		return nil
+	}
+	sp := Speeds{SeqRead: get(compare.MetricSeqRead), SeqWrite: get(compare.MetricSeqWrite),
+		RandRead: get(compare.MetricRandRead), RandWrite: get(compare.MetricRandWrite)}
+	if v, ok := f[compare.MetricSeqRead]; ok && v.Method != compare.MethodDirectQD1 {
+		sp.SeqReadMethod = v.Method
+	}
+	return sp
+}
+
+// withSpeeds fills each summary's headline figures and drive-model link from the stored
+// decisions (one query for the page).
+func (s *Server) withSpeeds(ctx context.Context, list []RunSummary) error {
+	ids := make([]string, len(list))
+	for i := range list {
+		ids[i] = list[i].ID
+	}
+	ds, err := s.st.Decisions(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		d, ok := ds[list[i].ID]
+		if !ok {
+			continue
+		}
+		list[i].Speeds = speedsOf(entryOf(store.RankRow{RunID: list[i].ID, Decision: d}).Figures)
+		if d.Ranked && d.ModelKey != "" {
+			list[i].ModelURL = modelPath(d.ModelKey)
+		}
+	}
+	return nil
 }
 
 func summarize(r store.Run) RunSummary {
 	s := RunSummary{ID: r.ID, URL: resultPath(r.ID), CreatedAt: r.CreatedAt, Source: r.Source, Profile: r.Profile,
 		Board: r.Board, DeviceClass: r.DeviceClass, Vendor: r.Vendor, Model: r.Model, CapacityBytes: r.CapacityBytes,
-		LinkBus: r.LinkBus, LinkSpeedMbps: r.LinkSpeedMbps, DeviceKey: r.DeviceKey, ScoreIomark: r.ScoreIomark}
+		LinkBus: r.LinkBus, LinkSpeedMbps: r.LinkSpeedMbps, DeviceKey: r.DeviceKey, ScoreIomark: r.ScoreIomark, ScorePib: r.ScorePibenchmarks}
 	if r.DeviceKey != "" {
 		s.DriveURL = drivePath(r.DeviceKey)
 	}

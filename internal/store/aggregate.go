@@ -25,7 +25,22 @@ var RunSorts = map[string]string{
 	"link":     "link_speed_mbps",
 	"score":    "score_iomark",
 	"source":   "source",
+	// The headline figures the comparison model stored (run_rank); runs without one come last.
+	"pibenchmarks":  rankSort("score"),
+	"seq_read":      rankSort("seq_read_mb_per_s"),
+	"seq_write":     rankSort("seq_write_mb_per_s"),
+	"rand_read_4k":  rankSort("rand_read_4k_mb_per_s"),
+	"rand_write_4k": rankSort("rand_write_4k_mb_per_s"),
 }
+
+// rankSort sorts by a column of the run's decision; both databases take the subquery.
+func rankSort(col string) string {
+	return "(SELECT k." + col + " FROM run_rank k WHERE k.run_id = runs.id)"
+}
+
+// nullableSorts are the orders whose value a run may lack: those runs come last either way.
+var nullableSorts = map[string]bool{"score": true, "pibenchmarks": true, "seq_read": true, "seq_write": true,
+	"rand_read_4k": true, "rand_write_4k": true}
 
 // Narrow selects runs further than Filter, by what the search page offers besides text: the
 // bus the drive is attached by and a capacity range. Functions take at most one.
@@ -189,10 +204,10 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	// runs_created index (either direction), so the database can walk it and stop at the page;
 	// only the score can be NULL, and only it needs the NULLs-last term.
 	var order string
-	switch sort {
-	case "date":
+	switch {
+	case sort == "date":
 		order = `created_at_us` + dir + `, id` + dir
-	case "score":
+	case nullableSorts[sort]:
 		order = `CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
 	default:
 		order = col + dir + `, created_at_us DESC, id DESC`

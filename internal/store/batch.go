@@ -117,6 +117,11 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 			answers[i] = s.duplicate(ctx, tx, run)
 			continue
 		}
+		if run.Decision != nil {
+			if _, err := tx.ExecContext(ctx, upsertDecisionSQL, decisionArgs(run.ID, run.Decision)...); err != nil {
+				return nil, &errBatchItem{i, s.wrapErr("saving the ranking decision of run "+run.ID+" in", err)}
+			}
+		}
 		if len(run.Flags) == 0 { // only listed runs count (migration 00008)
 			counts[countKeyOf(run, nameID)]++
 			nameTexts[nameID] = texts[j]

@@ -44,6 +44,8 @@ type Run struct {
 	// Listed reports whether the run counts in lists, searches, counts and figures: approved,
 	// or neither hidden nor flagged. Saving ignores it; read back.
 	Listed bool
+	// Decision, when set, is saved with the run (run_rank) in the same transaction.
+	Decision *Decision
 }
 
 // Moderation states of a run.
