@@ -55,4 +55,3 @@ func TestCompareNotesUnlikeEarlierRuns(t *testing.T) {
 		t.Errorf("empty published side not explained:\n%s", out)
 	}
 }
-

@@ -134,6 +134,7 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file (-want +got):\n%s", name, d)
 	}
 }
+
 // profileRun is a SYNTHETIC record of a profile on the sample's Pi 4 microSD card: each test
 // of the profile as the runner records it (op, block size, queue depth, jobs, O_DIRECT or
 // buffered, the sustained analysis), with placeholder figures. Nothing was measured.
@@ -158,4 +159,3 @@ func profileRun(t *testing.T, name string) *record.Run {
 	}
 	return r
 }
-
