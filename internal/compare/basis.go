@@ -113,6 +113,9 @@ func (p Place) TooFew() bool { return p.N < MinPlace }
 // Sentence says where the figure stands: "42nd percentile of 36 published Pi 4 microSD
 // results (median 2.1 MB/s)", or "too few to place (n=3)".
 func (p Place) Sentence(unit string) string {
+	if p.N == 0 {
+		return fmt.Sprintf("no %s measured the same way", p.Population)
+	}
 	if p.TooFew() {
 		return fmt.Sprintf("too few %s to place it (n=%d; %d needed)", p.Population, p.N, MinPlace)
 	}

@@ -24,7 +24,8 @@ func Compare(w io.Writer, run *record.Run, earlier []*record.Run, published []re
 		return fmt.Errorf("compare: no run given")
 	}
 	c := compare.Build(run, earlier, published)
-	return writeComparison(w, run, c, opts)
+	p := compare.Where(run, published, earlier)
+	return writeComparison(w, run, c, &p, opts)
 }
 
 func fmtValue(v float64, unit string) string {
@@ -41,12 +42,40 @@ func fmtRatio(s compare.Standing) string {
 	return fmt.Sprintf("×%.2f of median %s", s.Ratio, fmtValue(s.Median, s.Unit))
 }
 
-func writeComparison(w io.Writer, run *record.Run, c compare.Comparison, opts CompareOptions) error {
+// writeStanding prints where each headline figure stands among the same board family, class
+// and link setting, and among the same drive model.
+func writeStanding(b *strings.Builder, p compare.Position) {
+	d := p.Decision
+	fmt.Fprintf(b, "\nwhere it stands: %s, %s, link setting %s", d.Family, orNone(d.Class), orNone(d.Setting))
+	if d.SettingInferred != "" {
+		fmt.Fprintf(b, " (%s)", d.SettingInferred)
+	}
+	fmt.Fprintf(b, "; drive model %s\n", orNone(d.Model.Name))
+	if p.Why != "" {
+		b.WriteString("  none: " + p.Why + "\n")
+	}
+	for _, s := range p.Stands {
+		if p.Why != "" {
+			break
+		}
+		fmt.Fprintf(b, "  %s %s %s (%s): %s; among this drive model: %s\n", s.Metric.Words(), fmtRate(s.Value), s.Metric.Unit(), s.Method,
+			s.Among.Sentence(s.Metric.Unit()), s.Model.Sentence(s.Metric.Unit()))
+	}
+	if p.Ceiling != "" {
+		b.WriteString("  " + p.Ceiling + "\n")
+	}
+	b.WriteString("\n")
+}
+
+func writeComparison(w io.Writer, run *record.Run, c compare.Comparison, p *compare.Position, opts CompareOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "compare run %s (%s, %s) on %s\n", run.ID, run.Profile, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), deviceLine(run))
 	fmt.Fprintf(&b, "drive key: %s\n", orNone(c.DeviceKey))
 	if l := PriceLine(run); l != "" {
 		b.WriteString(l + "\n")
+	}
+	if p != nil {
+		writeStanding(&b, *p)
 	}
 	b.WriteString("rank 1 is the fastest; ratio is this run's figure over the median of the others, in the same unit\n\n")
 

@@ -55,3 +55,28 @@ func TestCompareNotesUnlikeEarlierRuns(t *testing.T) {
 		t.Errorf("empty published side not explained:\n%s", out)
 	}
 }
+
+// Where a USB SSD run stands (Pi 4, USB 5 Gbps: ranked by score, so its sequential figures sit
+// beside published USB SSDs), and what a run with nothing comparable is told.
+func TestCompareStandingGolden(t *testing.T) {
+	pub, _ := refdata.Load()
+	ssd := sampleRun()
+	ssd.SD = nil
+	ssd.Device = &probe.Device{Name: "sda", Path: "/dev/sda", Class: probe.ClassUSBSSD, Vendor: "Samsung", Model: "Portable SSD T7", CapacityBytes: 500107862016}
+	ssd.Link = []probe.Hop{{Bus: "usb", Name: "2-1", SpeedMbps: 5000, Driver: "uas"}}
+	for i := range ssd.Tests {
+		ssd.Tests[i].MBPerS *= 8
+		ssd.Tests[i].IOPS *= 8
+	}
+	loop := sampleRun()
+	loop.SD = nil
+	loop.Device = &probe.Device{Name: "loop0", Path: "/dev/loop0", Class: probe.ClassLoop, CapacityBytes: 1 << 30}
+	loop.Link = []probe.Hop{{Bus: "loop", Name: "loop0"}}
+	for name, r := range map[string]*record.Run{"usb-ssd.compare.golden": ssd, "loop.compare.golden": loop} {
+		var buf bytes.Buffer
+		if err := Compare(&buf, r, nil, pub, CompareOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, name, buf.Bytes())
+	}
+}

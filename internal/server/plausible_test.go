@@ -48,7 +48,7 @@ func TestServerCeiling(t *testing.T) {
 // measurements).
 func honestRun(id, model, board string, speed float64, at time.Time) *record.Run {
 	test := func(name, op string, bs, qd int, mbPerS float64) record.Test {
-		return record.Test{Name: name, Op: op, BS: bs, QD: qd, Jobs: 1, MBPerS: mbPerS, IOPS: mbPerS * 1e6 / float64(bs),
+		return record.Test{Name: name, Op: op, BS: bs, QD: qd, Jobs: 1, Direct: true, MBPerS: mbPerS, IOPS: mbPerS * 1e6 / float64(bs),
 			MiBPerS: mbPerS / 1.048576, Primary: "mb_per_s", Runs: 3}
 	}
 	return &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: at, ToolVersion: "test", Profile: "quick",
