@@ -54,7 +54,7 @@ func Where(run *record.Run, published []refdata.Result, others []*record.Run) Po
 		}
 		pop = append(pop, Entry{ID: o.ID, Decision: Decide(o)})
 	}
-	scope := fmt.Sprintf("%s %s", d.Family, classWords(d.Class))
+	scope := fmt.Sprintf("%s %s", d.Family, ClassWords(d.Class))
 	if d.Setting != "" {
 		scope += " results at " + d.Setting
 	} else {
@@ -101,7 +101,8 @@ func Where(run *record.Run, published []refdata.Result, others []*record.Run) Po
 	return st
 }
 
-func classWords(c string) string {
+// ClassWords names a device class in a sentence ("microSD", "USB SSD").
+func ClassWords(c string) string {
 	switch c {
 	case "microsd":
 		return "microSD"

@@ -35,6 +35,8 @@ type ResultData struct {
 	Series     [][2]float64 `json:"series,omitempty"` // [seconds, MB/s]
 	// Grid is the CrystalDiskMark-style grid filled from the run's tests of those shapes.
 	Grid []CDMRow `json:"grid"`
+	// Standing is where the result stands among the site's results (standing.go).
+	Standing *ResultStanding `json:"standing,omitempty"`
 }
 
 func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
@@ -60,6 +62,14 @@ func (s *Server) resultData(r *http.Request) (any, error) {
 	}
 	d := ResultData{Summary: summarize(run), RawURL: "/result/" + run.ID + "/raw", Listed: run.Listed,
 		Moderation: run.Moderation, Flags: append(storedFlags(run), notes(rec)...), Published: pub, Record: rec, Grid: cdmGrid(rec.Tests)}
+	one := []RunSummary{d.Summary}
+	if err := s.withSpeeds(r.Context(), one); err != nil {
+		return nil, err
+	}
+	d.Summary = one[0]
+	if d.Standing, err = s.standing(r.Context(), run.ID); err != nil {
+		return nil, err
+	}
 	var best *record.Test
 	for i := range rec.Tests {
 		t := &rec.Tests[i]
