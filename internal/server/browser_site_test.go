@@ -79,6 +79,7 @@ func TestBrowserSitePages(t *testing.T) {
 		{"compare", "/compare?drive=" + ka + "&drive=" + kb, 1},
 		{"value", "/value?drive=" + ka + "&price=12&drive=" + kb + "&price=9", 4},
 		{"result", "/result/" + a.ID, 1},
+		{"model", "/model?key=" + url.QueryEscape("model:samsung evo plus:32GB"), 0},
 	}
 	for _, width := range []int64{1280, 390} {
 		do(t, ctx, "viewport", chromedp.EmulateViewport(width, 900))

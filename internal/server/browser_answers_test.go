@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// percentile is the sentence a result page places a figure with.
+var percentile = regexp.MustCompile(`4K random write 2\.70 MB/s: \d+(st|nd|rd|th) percentile of [3-9]\d Pi 4 microSD results at SD DDR50 \(median [0-9.]+ MB/s\)`)
+
+// TestBrowserAnswers reads, in a real Chromium, what a Pi owner sees: the Pi 4 microSD
+// ranking says why it ranks by 4K random write, lists speeds with their units, gives every
+// place once; a result page says where the result stands; at 390 px no page is wider than the
+// window.
+func TestBrowserAnswers(t *testing.T) {
+	ctx := newBrowser(t)
+	shots := artifactsDir(t)
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
+		t.Fatal(err)
+	}
+	r := honestRun("answers-1", "SC32G", "Raspberry Pi 4 Model B Rev 1.4", 0.9, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
+	if c, out := ts.post(t, encode(t, r)); c != 201 {
+		t.Fatal(c, out)
+	}
+	for _, width := range []int64{1280, 390} {
+		do(t, ctx, "viewport", chromedp.EmulateViewport(width, 900))
+		do(t, ctx, "home", chromedp.Navigate(ts.URL+"/?family="+url.QueryEscape("Pi 4")+"&class=microsd"),
+			arrived(`document.querySelector('table.ranking') !== null`), shot(shots, "answers-home-"+itoa(int(width))))
+		basis := run(t, ctx, "basis", chromedp.Evaluate[string](`document.querySelector('section.leader p.basis').innerText`))
+		if basis != "The Pi 4's SD bus (SD DDR50) caps sequential transfers at ~45 MB/s, so cards and sticks are ranked by 4K random write." {
+			t.Errorf("basis sentence %q", basis)
+		}
+		heads := run(t, ctx, "heads", chromedp.Evaluate[string](`Array.from(document.querySelectorAll('table.ranking th')).map(th => th.innerText.replace(/\s+/g, ' ')).join('|')`))
+		for _, h := range []string{"4K random write MB/s", "Seq read MB/s", "Seq write MB/s", "4K read MB/s", "4K write MB/s"} {
+			if !strings.Contains(heads, h) {
+				t.Errorf("ranking headers %q lack %q", heads, h)
+			}
+		}
+		ranks := run(t, ctx, "ranks", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('table.ranking tbody tr td:first-child')).map(td => td.innerText)`))
+		seen := map[string]bool{}
+		for _, rk := range ranks {
+			if seen[rk] {
+				t.Errorf("place %s appears twice in the ranking: %v", rk, ranks)
+			}
+			seen[rk] = true
+		}
+		if len(ranks) < 20 || ranks[0] != "1" {
+			t.Errorf("ranking places %v", ranks)
+		}
+		listHeads := run(t, ctx, "latest", chromedp.Evaluate[string](`Array.from(document.querySelectorAll('table.runs th')).map(th => th.innerText.replace(/\s+/g, ' ')).join('|')`))
+		if !strings.Contains(listHeads, "Seq read MB/s") || !strings.Contains(listHeads, "4K write MB/s") {
+			t.Errorf("latest list headers %q", listHeads)
+		}
+		do(t, ctx, "result", chromedp.Navigate(ts.URL+"/result/answers-1"),
+			arrived(`document.querySelector('section.standing') !== null`), shot(shots, "answers-result-"+itoa(int(width))))
+		stand := run(t, ctx, "stand", chromedp.Evaluate[string](`document.querySelector('section.standing').innerText`))
+		if !percentile.MatchString(stand) || !strings.Contains(stand, "you are here") {
+			t.Errorf("where it stands:\n%s", stand)
+		}
+		for _, path := range []string{"/?family=" + url.QueryEscape("Pi 5"), "/model?key=" + url.QueryEscape("model:samsung evo plus:32GB"), "/search?q=samsung"} {
+			do(t, ctx, path, chromedp.Navigate(ts.URL+path), arrived(`document.querySelector('main') !== null`))
+			widths := run(t, ctx, "widths", chromedp.Evaluate[[]int](`[document.documentElement.scrollWidth, window.innerWidth]`))
+			if widths[0] > widths[1] {
+				t.Errorf("%s at %d px: the page is %d px wide", path, width, widths[0])
+			}
+		}
+	}
+}
