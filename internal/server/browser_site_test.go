@@ -75,7 +75,7 @@ func TestBrowserSitePages(t *testing.T) {
 	}{
 		{"home", "/?family=" + url.QueryEscape("Pi 4"), 0},
 		{"board", "/board?name=" + url.QueryEscape("Raspberry Pi 4 Model B"), 1},
-		{"drive", "/drive?key=" + ka, 2},
+		{"drive", "/drive?key=" + ka + "&detail=1", 2},
 		{"compare", "/compare?drive=" + ka + "&drive=" + kb, 1},
 		{"value", "/value?drive=" + ka + "&price=12&drive=" + kb + "&price=9", 4},
 		{"result", "/result/" + a.ID, 1},

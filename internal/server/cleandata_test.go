@@ -50,7 +50,7 @@ func TestPagesCleanData(t *testing.T) {
 			t.Errorf("%s names the board with its revision", p)
 		}
 	}
-	_, body := ts.get(t, "/drive?key="+url.QueryEscape(ex.key))
+	_, body := ts.get(t, "/drive?key="+url.QueryEscape(ex.key)+"&detail=1")
 	if !strings.Contains(body, "MB/s only") {
 		t.Error("a published drive's IOPS column does not say the source states MB/s only")
 	}

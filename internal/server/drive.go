@@ -55,7 +55,18 @@ type Distribution struct {
 
 const driveFigures = store.MaxFigures
 
+// drivePage is a device key's detail page. A device key whose results are one drive model
+// (what the rankings link to) redirects to that model's page, which splits the results by
+// board family; ?detail=1 keeps the per-test detail.
 func (s *Server) drivePage(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if key := q.Get("key"); key != "" && q.Get("detail") == "" {
+		models, err := s.st.ModelsOfDevice(r.Context(), key)
+		if err == nil && len(models) == 1 {
+			http.Redirect(w, r, modelPath(models[0]), http.StatusFound)
+			return
+		}
+	}
 	s.asPage(w, r, "drive", s.driveData)
 }
 func (s *Server) driveAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.driveData) }

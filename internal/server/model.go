@@ -18,6 +18,14 @@ type ModelData struct {
 	Class    string       `json:"class"`
 	Results  int          `json:"results"`
 	Groups   []ModelGroup `json:"groups"`
+	// DeviceURLs are the per-test detail pages of the device identities the results report.
+	DeviceURLs []DeviceLink `json:"device_urls"`
+}
+
+// DeviceLink is one device key's detail page.
+type DeviceLink struct {
+	Key string `json:"key"`
+	URL string `json:"url"`
 }
 
 // ModelGroup is the model's results on one family at one link setting.
@@ -71,9 +79,15 @@ func (s *Server) modelData(r *http.Request) (any, error) {
 	d := ModelData{ModelKey: key, Name: rows[0].ModelName, Class: rows[0].DeviceClass, Results: len(rows), Groups: []ModelGroup{}}
 	type gk struct{ family, setting string }
 	groups := map[gk][]compare.Entry{}
+	d.DeviceURLs = []DeviceLink{}
+	devices := map[string]bool{}
 	for _, row := range rows {
 		if row.Source == "published" {
 			d.Name = row.ModelName
+		}
+		if row.DeviceKey != "" && !devices[row.DeviceKey] && len(devices) < 20 {
+			devices[row.DeviceKey] = true
+			d.DeviceURLs = append(d.DeviceURLs, DeviceLink{Key: row.DeviceKey, URL: drivePath(row.DeviceKey) + "&detail=1"})
 		}
 		e := entryOf(row)
 		groups[gk{row.Family, row.LinkSetting}] = append(groups[gk{row.Family, row.LinkSetting}], e)

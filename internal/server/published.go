@@ -83,7 +83,6 @@ func publishedRecord(res refdata.Result) (*record.Run, []byte, error) {
 			switch m {
 			case compare.MetricRandRead, compare.MetricRandWrite:
 				test.BS, test.QD, test.Jobs, test.Direct = 4096, 1, 1, true
-				test.IOPS = f.Value * 1e6 / 4096
 			case compare.MetricSeqRead, compare.MetricSeqWrite:
 				if f.Method == compare.MethodDirectQD1 {
 					test.BS, test.QD, test.Jobs, test.Direct = 1<<20, 1, 1, true

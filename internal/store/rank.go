@@ -64,15 +64,16 @@ const decisionColumns = `k.version, k.model_key, k.model_name, k.board, k.family
 
 // RankRow is one listed run of a family as rankings read it.
 type RankRow struct {
-	RunID  string
-	Source string
+	RunID     string
+	Source    string
+	DeviceKey string
 	Decision
 }
 
 // RankRows returns the decisions of every listed, rankable run of a board family (the
 // rankings' population), read in one indexed query.
 func (s *Store) RankRows(ctx context.Context, family string) ([]RankRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.source, `+decisionColumns+`
+	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.source, r.device_key, `+decisionColumns+`
 FROM run_rank k JOIN runs r ON r.id = k.run_id
 WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
 	if err != nil {
@@ -82,7 +83,7 @@ WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
 	var out []RankRow
 	for rows.Next() {
 		var rr RankRow
-		dest := []any{&rr.RunID, &rr.Source}
+		dest := []any{&rr.RunID, &rr.Source, &rr.DeviceKey}
 		d, done := scanDecisionInto(&dest)
 		if err := rows.Scan(dest...); err != nil {
 			return nil, s.wrapErr("reading rankings from", err)
@@ -191,7 +192,7 @@ func (s *Store) DeleteRun(ctx context.Context, id string) error {
 
 // ModelRows returns the decisions of every listed run of one drive model, newest first.
 func (s *Store) ModelRows(ctx context.Context, modelKey string, limit int) ([]RankRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.source, `+decisionColumns+`
+	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.source, r.device_key, `+decisionColumns+`
 FROM run_rank k JOIN runs r ON r.id = k.run_id
 WHERE k.model_key = $1 AND r.listed = 1 ORDER BY r.created_at_us DESC, r.id DESC LIMIT $2`, modelKey, limit)
 	if err != nil {
@@ -201,7 +202,7 @@ WHERE k.model_key = $1 AND r.listed = 1 ORDER BY r.created_at_us DESC, r.id DESC
 	var out []RankRow
 	for rows.Next() {
 		var rr RankRow
-		dest := []any{&rr.RunID, &rr.Source}
+		dest := []any{&rr.RunID, &rr.Source, &rr.DeviceKey}
 		d, done := scanDecisionInto(&dest)
 		if err := rows.Scan(dest...); err != nil {
 			return nil, s.wrapErr("reading a drive model's results from", err)
@@ -211,4 +212,24 @@ WHERE k.model_key = $1 AND r.listed = 1 ORDER BY r.created_at_us DESC, r.id DESC
 		out = append(out, rr)
 	}
 	return out, s.wrapErr("reading a drive model's results from", rows.Err())
+}
+
+// ModelsOfDevice returns the drive model keys (at most two) the listed, rankable runs of one
+// device key were decided to be.
+func (s *Store) ModelsOfDevice(ctx context.Context, deviceKey string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT k.model_key FROM run_rank k JOIN runs r ON r.id = k.run_id
+WHERE r.device_key = $1 AND k.ranked = 1 AND r.listed = 1 LIMIT 2`, deviceKey)
+	if err != nil {
+		return nil, s.wrapErr("reading the drive model of "+deviceKey+" from", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, s.wrapErr("reading the drive model of "+deviceKey+" from", err)
+		}
+		out = append(out, k)
+	}
+	return out, s.wrapErr("reading the drive model of "+deviceKey+" from", rows.Err())
 }
