@@ -38,6 +38,11 @@ var modelAliases = map[string]struct{ to, source string }{
 	// pcie-devices-679 labels the Raspberry Pi SSD by the Samsung module inside it ("Raspberry
 	// Pi SSD (Samsung MZ9LQ256HBJD-00BVL)"); rpi-docs-ssds names it "Raspberry Pi SSD 256GB".
 	"raspberry pi ssd (samsung mz9lq256hbjd-00bvl)": {"raspberry pi ssd", "pcie-devices-679"},
+	// pradeep39-private-cloud-part1: "Raspberry Pi 256 GB NVMe SSD kit with a Hat" is the
+	// Raspberry Pi SSD Kit (the SSD with the M.2 HAT+), rpi-docs-ssds' "Raspberry Pi SSD 256GB".
+	"raspberry pi 256 gb nvme ssd kit": {"raspberry pi ssd", "pradeep39-private-cloud-part1"},
+	// teslausb-239 writes "KIOXIA Excerica G2"; KIOXIA sells the drive as EXCERIA G2.
+	"kioxia excerica g2": {"kioxia exceria g2", "teslausb-239"},
 }
 
 // cidAliases join an SD card's CID (manufacturer id, OEM id, product name) to its marketing

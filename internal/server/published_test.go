@@ -1,10 +1,14 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
+	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/store"
 )
 
 // TestPublishedRecordListsEveryFigure: the Published block of a seeded row carries every
@@ -47,5 +51,50 @@ func TestPublishedRecordListsEveryFigure(t *testing.T) {
 	}
 	if checked != 7 {
 		t.Errorf("checked %d rows of compute-blade-cm5-pcie3 and rpi-docs-ssds, want 7", checked)
+	}
+}
+
+// A stored published row that this iomark makes differently (an older mapping) is replaced at
+// the next seeding, and its score, which older seeds dropped, is stored and listed.
+func TestSeedPublishedReplacesChangedRows(t *testing.T) {
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ctx := context.Background()
+	rows, _ := refdata.Load()
+	var row refdata.Result
+	for _, r := range rows {
+		if r.SourceID == "pineboards-nvme-compatibility" && r.MakeModel == "Western Digital SN530" {
+			row = r
+		}
+	}
+	run, raw, err := publishedRecord(row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As an older iomark stored it: no score, no decision.
+	run.Scores = record.Scores{}
+	old, tests, err := runstore.Row(run, store.SourcePublished)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Decision = nil
+	if err := ts.st.SaveRun(ctx, old, tests); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SeedPublished(ctx, ts.st); err != nil {
+		t.Fatal(err)
+	}
+	stored, _, err := ts.st.GetRun(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(stored.Record) != string(raw) || stored.ScorePibenchmarks == nil || *stored.ScorePibenchmarks != 45735 {
+		t.Errorf("stored row not replaced: score %v", stored.ScorePibenchmarks)
+	}
+	ds, _ := ts.st.Decisions(ctx, []string{run.ID})
+	if d := ds[run.ID]; d.Family != "Pi 5" || d.LinkSetting != "PCIe gen 3 x1" || !d.Ranked {
+		t.Errorf("decision %+v", d)
+	}
+	if n, _ := ts.st.CountRuns(ctx, store.Filter{Source: store.SourcePublished}); n != len(rows) {
+		t.Errorf("%d published rows stored, want %d (the replaced one counted once)", n, len(rows))
 	}
 }
