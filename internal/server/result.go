@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/store"
 )
@@ -35,6 +36,9 @@ type ResultData struct {
 	Series     [][2]float64 `json:"series,omitempty"` // [seconds, MB/s]
 	// Grid is the CrystalDiskMark-style grid filled from the run's tests of those shapes.
 	Grid []CDMRow `json:"grid"`
+	// Held is true while the result waits for review (an outlier, a burst): shown here, ranked
+	// nowhere until the operator approves it.
+	Held bool `json:"held,omitempty"`
 	// Standing is where the result stands among the site's results (standing.go).
 	Standing *ResultStanding `json:"standing,omitempty"`
 }
@@ -69,6 +73,16 @@ func (s *Server) resultData(r *http.Request) (any, error) {
 	d.Summary = one[0]
 	if d.Standing, err = s.standing(r.Context(), run.ID); err != nil {
 		return nil, err
+	}
+	if run.Listed && run.Source != store.SourcePublished {
+		if base, err := s.leaderBase(r.Context()); err == nil {
+			if n := farBelow(base, compare.Decide(rec)); n != nil {
+				d.Flags = append(d.Flags, *n)
+			}
+		}
+	}
+	for _, f := range d.Flags {
+		d.Held = d.Held || heldFlags[f.ID]
 	}
 	var best *record.Test
 	for i := range rec.Tests {

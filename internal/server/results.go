@@ -66,7 +66,15 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped. Scores
 	// are the server's, and so is the verdict on the figures (plausible.go).
 	run.Scores = serverScores(run)
-	doubted := doubts(run, store.SourceSubmitted, s.opts.now())
+	doubted := append(doubts(run, store.SourceSubmitted, s.opts.now()), boardDoubts(run)...)
+	if len(doubted) == 0 {
+		held, err := s.holds(r.Context(), run, ip.String())
+		if err != nil {
+			s.internal(w, r, err)
+			return
+		}
+		doubted = held
+	}
 	row, tests, err := runstore.Row(run, store.SourceSubmitted)
 	if err != nil {
 		s.internal(w, r, err)

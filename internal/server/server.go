@@ -42,6 +42,10 @@ type Options struct {
 	CacheTTL time.Duration
 	// Logger receives errors and panics (with stacks); nil discards them.
 	Logger *slog.Logger
+	// BurstUploads uploads of one drive model within an hour from BurstAddrs addresses or more
+	// hold every further one for review (0: defaultBurstUploads and defaultBurstAddrs;
+	// negative: off). Counted per instance.
+	BurstUploads, BurstAddrs int
 
 	now func() time.Time // tests set the clock
 }
@@ -74,6 +78,7 @@ type Server struct {
 	pages   *pages
 	mux     *http.ServeMux
 	submits *limiter
+	bursts  *bursts
 	reads   *limiter
 	gate    *gate
 	cache   *cache // rankings and drive summaries
@@ -155,6 +160,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if opts.CacheTTL == 0 {
 		opts.CacheTTL = cacheTTL
 	}
+	if opts.BurstUploads == 0 {
+		opts.BurstUploads = defaultBurstUploads
+	}
+	if opts.BurstAddrs <= 0 {
+		opts.BurstAddrs = defaultBurstAddrs
+	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
 	if set := apiSchemas(); set.err != nil {
 		return nil, fmt.Errorf("server: the API schemas do not compile: %w", set.err)
@@ -164,6 +175,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{st: st, opts: opts, log: opts.Logger, pages: p, mux: http.NewServeMux(),
+		bursts: &bursts{window: burstWindow, max: opts.BurstUploads, addrs: opts.BurstAddrs, seen: map[string][]burstHit{}},
 		submits: &limiter{now: opts.now, off: opts.SubmitPerS < 0, sets: []*buckets{
 			newBuckets(opts.SubmitPerS, opts.SubmitBurst), newBuckets(opts.PrefixSubmitPerS, opts.PrefixSubmitBurst),
 			newBuckets(opts.GlobalSubmitPerS, opts.GlobalSubmitBurst)}},
