@@ -74,7 +74,7 @@ func TestServeAndSubmitEndToEnd(t *testing.T) {
 			URL string `json:"url"`
 		} `json:"drives"`
 	}
-	getJSON(t, base+"/api/v1/search?q=sn580", &search)
+	getJSON(t, base+"/api/v1/search?q=sn580&source=submitted", &search) // published rows name the SN580 too
 	if len(search.Results) != 1 || search.Results[0].ID != run.ID || len(search.Drives) != 1 {
 		t.Fatalf("search after submit: %+v", search)
 	}
