@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/iomark/iomark/internal/compare"
 	"strings"
 	"text/tabwriter"
 
@@ -48,7 +49,7 @@ func newHistoryCmd() *cobra.Command {
 						DeviceKey: r.DeviceKey, DeviceClass: r.DeviceClass, Vendor: r.Vendor, Model: r.Model, Board: r.Board,
 						ScoreIomark: r.ScoreIomark, ScorePibenchmarks: r.ScorePibenchmarks}
 					if rec, err := record.Decode(r.Record); err == nil {
-						if p, ok := report.PriceOf(rec); ok {
+						if p, ok := compare.PriceOf(rec); ok {
 							jr.PriceUSD = &p.PriceUSD
 							if p.SeqRead != nil {
 								jr.USDPerMBPerS = &p.USDPerMBPerS

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/iomark/iomark/internal/compare"
 	"io"
 	"strconv"
 	"time"
@@ -82,7 +83,7 @@ func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
 
 // priceColumns are price_usd, usd_per_mb_per_s and usd_per_iops of one test row.
 func priceColumns(r *record.Run, t record.Test, num func(float64) string) []string {
-	p, ok := PriceOf(r)
+	p, ok := compare.PriceOf(r)
 	if !ok {
 		return []string{"", "", ""}
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"github.com/iomark/iomark/internal/compare"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func pricedRun() *record.Run {
 }
 
 func TestPriceOf(t *testing.T) {
-	p, ok := PriceOf(pricedRun())
+	p, ok := compare.PriceOf(pricedRun())
 	if !ok || p.SeqRead == nil || p.SeqRead.Name != "seq-read-1m" || p.RandRead == nil || p.RandRead.Name != "rand-read-4k-qd1" {
 		t.Fatalf("price of the sample: %+v %v", p, ok)
 	}
@@ -35,7 +36,7 @@ func TestPriceOf(t *testing.T) {
 	if p.USDPerMBPerS < 0.2900 || p.USDPerMBPerS > 0.2901 || p.USDPerIOPS < 0.005081 || p.USDPerIOPS > 0.005082 {
 		t.Errorf("$/MB/s %v, $/IOPS %v", p.USDPerMBPerS, p.USDPerIOPS)
 	}
-	if _, ok := PriceOf(sampleRun()); ok {
+	if _, ok := compare.PriceOf(sampleRun()); ok {
 		t.Error("a run without a price has a price per performance")
 	}
 	// pibenchmarks: the sequential read is hdparm-read (2 MiB, buffered), not iozone's 4 KiB
@@ -46,7 +47,7 @@ func TestPriceOf(t *testing.T) {
 		{Name: "iozone-read-4k", Op: "read", BS: 4096, QD: 1, Jobs: 1, Direct: true, MBPerS: 9, IOPS: 2200},
 		{Name: "iozone-rand-read-4k", Op: "randread", BS: 4096, QD: 1, Jobs: 1, Direct: true, IOPS: 2400, MBPerS: 9.8},
 	}}
-	if p, _ := PriceOf(pib); p.SeqRead.Name != "hdparm-read" || p.RandRead.Name != "iozone-rand-read-4k" {
+	if p, _ := compare.PriceOf(pib); p.SeqRead.Name != "hdparm-read" || p.RandRead.Name != "iozone-rand-read-4k" {
 		t.Errorf("pibenchmarks run priced on %s and %s", p.SeqRead.Name, p.RandRead.Name)
 	}
 	// A sustained-write run has neither: the line says so rather than dividing by a write.

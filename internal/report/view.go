@@ -63,9 +63,9 @@ func newRunView(r *record.Run, opts Options) runView {
 	}
 	fact("iomark", tool)
 	fact("Run id", r.ID)
-	if p, ok := PriceOf(r); ok {
+	if p, ok := compare.PriceOf(r); ok {
 		fact("Price", fmtUSD(p.PriceUSD)+" (as given to iomark run --price)")
-		fact("Price per performance", strings.Join(p.parts(true), "; "))
+		fact("Price per performance", strings.Join(priceParts(p, true), "; "))
 	}
 	if r.Interrupted {
 		fact("Interrupted", "yes: the figures are what was measured before the stop")

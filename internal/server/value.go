@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -137,19 +138,15 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 		} else if ok {
 			row.Sent = &sp
 			if row.MedianMBPerS > 0 {
-				row.USDPerMBPerS = fp(sp.MedianUSD / row.MedianMBPerS)
+				row.USDPerMBPerS = perUnit(sp.MedianUSD, row.MedianMBPerS)
 			}
 			if row.MedianIOPS > 0 {
-				row.USDPerIOPS = fp(sp.MedianUSD / row.MedianIOPS)
+				row.USDPerIOPS = perUnit(sp.MedianUSD, row.MedianIOPS)
 			}
 		}
-		if row.Price != nil && row.MedianMBPerS > 0 {
-			v := *row.Price / row.MedianMBPerS
-			row.PricePerMBPerS = &v
-		}
-		if row.Price != nil && row.MedianIOPS > 0 {
-			v := *row.Price / row.MedianIOPS
-			row.PricePerIOPS = &v
+		if row.Price != nil {
+			row.PricePerMBPerS = perUnit(*row.Price, row.MedianMBPerS)
+			row.PricePerIOPS = perUnit(*row.Price, row.MedianIOPS)
 		}
 	}
 	d.PerMBChart = BarChart{ID: "per-mb", Title: "Price per MB/s of " + d.MBTest + " (lower is better)", Unit: "price per MB/s", Horizontal: true,
@@ -181,4 +178,12 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 		}
 	}
 	return d, nil
+}
+
+// perUnit is compare.PerUnit as an optional figure: nil when there is nothing to divide.
+func perUnit(price, figure float64) *float64 {
+	if v, ok := compare.PerUnit(price, figure); ok {
+		return &v
+	}
+	return nil
 }
