@@ -193,11 +193,11 @@ func medianOf(v []float64) float64 {
 }
 
 // modelPopulation is the basis figures of a drive model's listed results at the decision's
-// family, class and setting (the kept rankings' base: at most a cache period old).
-func modelPopulation(base *leaderBase, d compare.Decision) (compare.Metric, []float64) {
+// family, class and setting.
+func modelPopulation(entries []compare.Entry, d compare.Decision) (compare.Metric, []float64) {
 	m := compare.BasisFor(d.Class).Metric
 	var pop []float64
-	for _, e := range base.perFamily[d.Family] {
+	for _, e := range entries {
 		if e.Model.Key != d.Model.Key || e.Class != d.Class || e.Setting != d.Setting {
 			continue
 		}
@@ -274,11 +274,11 @@ func (s *Server) holds(ctx context.Context, run *record.Run, addr string) ([]Fla
 		return nil, nil
 	}
 	var out []Flag
-	base, err := s.leaderBase(ctx)
+	entries, err := s.modelEntries(ctx, d.Model.Key)
 	if err != nil {
 		return nil, err
 	}
-	m, pop := modelPopulation(base, d)
+	m, pop := modelPopulation(entries, d)
 	if f, ok := d.Figures[m]; ok {
 		if dir, med := outlier(f.Value, pop); dir > 0 {
 			out = append(out, Flag{ID: flagHeldOutlier, Message: fmt.Sprintf("held for review: its %s, %s, is %.1f× the median of %d results of this drive model on %s at %s (%s)",
@@ -292,9 +292,23 @@ func (s *Server) holds(ctx context.Context, run *record.Run, addr string) ([]Fla
 	return out, nil
 }
 
+// modelEntries are a drive model's listed results as the comparison model reads them, fresh
+// from the store (one indexed query): an upload is judged against what is stored now.
+func (s *Server) modelEntries(ctx context.Context, modelKey string) ([]compare.Entry, error) {
+	rows, err := s.st.ModelRows(ctx, modelKey, modelRuns)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]compare.Entry, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, entryOf(r))
+	}
+	return out, nil
+}
+
 // farBelow is the note a listed result far below its drive model's results gets.
-func farBelow(base *leaderBase, d compare.Decision) *Flag {
-	m, pop := modelPopulation(base, d)
+func farBelow(entries []compare.Entry, d compare.Decision) *Flag {
+	m, pop := modelPopulation(entries, d)
 	f, ok := d.Figures[m]
 	if !ok {
 		return nil

@@ -75,8 +75,15 @@ func (s *Server) resultData(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if run.Listed && run.Source != store.SourcePublished {
-		if base, err := s.leaderBase(r.Context()); err == nil {
-			if n := farBelow(base, compare.Decide(rec)); n != nil {
+		dec := compare.Decide(rec)
+		if entries, err := s.modelEntries(r.Context(), dec.Model.Key); err == nil {
+			others := entries[:0:0]
+			for _, e := range entries {
+				if e.ID != run.ID {
+					others = append(others, e)
+				}
+			}
+			if n := farBelow(others, dec); n != nil {
 				d.Flags = append(d.Flags, *n)
 			}
 		}
