@@ -28,6 +28,10 @@ type Decision struct {
 	// SettingInferred says how Setting was inferred where the result does not state it.
 	SettingInferred string
 	Figures         Figures
+	// PriceUSD is what the drive cost as the result states it (`iomark run --price`, or the
+	// published source's price), and PriceSource where it comes from; nil without one.
+	PriceUSD    *float64
+	PriceSource string
 	// Capped lists the sequential figures at 90% or more of the setting's ceiling: the bus,
 	// not the drive, set them.
 	Capped []Metric
@@ -41,6 +45,10 @@ func (d Decision) Ranked() bool {
 // Decide makes the decisions for a measured run.
 func Decide(r *record.Run) Decision {
 	d := Decision{Figures: RecordFigures(r), Virtual: Virtual(r), Model: RecordModel(r)}
+	if r.PriceUSD != nil && *r.PriceUSD > 0 && *r.PriceUSD < 1e6 {
+		p := *r.PriceUSD
+		d.PriceUSD, d.PriceSource = &p, "sent with --price"
+	}
 	var model, arch string
 	if r.Host != nil {
 		model, arch = r.Host.Model, r.Host.Arch
@@ -61,6 +69,13 @@ func Decide(r *record.Run) Decision {
 func DecidePublished(p refdata.Result) Decision {
 	d := Decision{Figures: PublishedFigures(p), Model: PublishedModel(p), Board: p.Board,
 		Family: Family(p.Board, ""), Class: ClassOf(p.StorageClass)}
+	if v := p.PriceUSD.Value; v != nil && *v > 0 {
+		price := *v
+		d.PriceUSD, d.PriceSource = &price, p.SourceID
+		if p.SourceDate != "" {
+			d.PriceSource += " (" + p.SourceDate + ")"
+		}
+	}
 	if s, inferred, ok := PublishedSetting(p, d.Family, d.Class); ok {
 		d.Setting, d.SettingInferred = s.Name, inferred
 		d.Capped = capped(d.Figures, s)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/probe/sdreg"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 )
@@ -93,12 +94,14 @@ func modelOf(label string, capGB float64) Model {
 	return Model{Key: key, Name: name}
 }
 
+var plusSign = regexp.MustCompile(`([a-z0-9])\+`)
+
 // normaliseLabel lower-cases a label and writes the same words one way: underscores as
 // spaces ("Samsung_SSD_970_EVO_Plus_2TB", a device name), and a "+" after a word as "plus"
 // (Samsung sells "EVO Plus" and "PRO Plus"; sources write "Evo+" and "Pro+").
 func normaliseLabel(label string) string {
 	s := strings.ToLower(strings.ReplaceAll(label, "_", " "))
-	s = regexp.MustCompile(`([a-z0-9])\+`).ReplaceAllString(s, "$1 plus")
+	s = plusSign.ReplaceAllString(s, "$1 plus")
 	return strings.Join(strings.Fields(s), " ")
 }
 
@@ -169,6 +172,9 @@ func RecordModel(r *record.Run) Model {
 			return modelOf(a.name, capGB)
 		}
 		maker := r.SD.Manufacturer
+		if maker == "" && r.SD.ManfID >= 0 && r.SD.ManfID < 256 {
+			maker, _ = sdreg.Manufacturer(uint8(r.SD.ManfID))
+		}
 		if maker == "" {
 			maker = fmt.Sprintf("manufacturer 0x%02x", r.SD.ManfID)
 		}

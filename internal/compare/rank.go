@@ -36,6 +36,11 @@ type RankedDrive struct {
 	// Medians are the drive's median headline figures (those its results have), for lists.
 	Medians map[Metric]float64
 	Boards  []string
+	// PriceUSD is the median of the prices its results state, PriceN how many do, and
+	// PriceSources where they come from ("sent with --price", a published source and date).
+	PriceUSD     float64
+	PriceN       int
+	PriceSources []string
 }
 
 // UnrankedDrive is a drive listed under "not ranked": the figures it has instead.
@@ -121,18 +126,20 @@ func rankGroup(family, class, setting string, es []Entry) Ranking {
 	s, _ := findSetting(family, class, setting)
 	rk := Ranking{Family: family, Class: class, Setting: setting, Basis: metric, Sentence: b.Sentence(metric, s), Results: len(es)}
 	type acc struct {
-		model  Model
-		basis  []float64
-		all    map[Metric][]float64
-		n      int
-		boards map[string]bool
+		model   Model
+		basis   []float64
+		all     map[Metric][]float64
+		n       int
+		boards  map[string]bool
+		prices  []float64
+		sources map[string]bool
 	}
 	drives := map[string]*acc{}
 	var order []string
 	for _, e := range es {
 		a := drives[e.Model.Key]
 		if a == nil {
-			a = &acc{model: e.Model, all: map[Metric][]float64{}, boards: map[string]bool{}}
+			a = &acc{model: e.Model, all: map[Metric][]float64{}, boards: map[string]bool{}, sources: map[string]bool{}}
 			drives[e.Model.Key] = a
 			order = append(order, e.Model.Key)
 		}
@@ -145,6 +152,10 @@ func rankGroup(family, class, setting string, es []Entry) Ranking {
 		}
 		if f, ok := e.Figures[metric]; ok {
 			a.basis = append(a.basis, f.Value)
+		}
+		if e.PriceUSD != nil {
+			a.prices = append(a.prices, *e.PriceUSD)
+			a.sources[e.PriceSource] = true
 		}
 		// A published label is a better name than an uploaded drive's model number.
 		if e.Published && !strings.HasPrefix(a.model.Key, "sd:") {
@@ -172,6 +183,13 @@ func rankGroup(family, class, setting string, es []Entry) Ranking {
 			d.Boards = append(d.Boards, b)
 		}
 		sort.Strings(d.Boards)
+		if len(a.prices) > 0 {
+			d.PriceUSD, d.PriceN = quantile(a.prices, 0.5), len(a.prices)
+			for src := range a.sources {
+				d.PriceSources = append(d.PriceSources, src)
+			}
+			sort.Strings(d.PriceSources)
+		}
 		rk.Drives = append(rk.Drives, d)
 	}
 	sort.SliceStable(rk.Drives, func(i, j int) bool {

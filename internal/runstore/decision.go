@@ -26,6 +26,7 @@ func StoreDecision(d compare.Decision) *store.Decision {
 	out.SeqWriteMBPerS, out.SeqWriteMethod = get(compare.MetricSeqWrite)
 	out.RandRead4kMBPS, _ = get(compare.MetricRandRead)
 	out.RandWrite4kMBPS, _ = get(compare.MetricRandWrite)
+	out.PriceUSD, out.PriceSource = d.PriceUSD, d.PriceSource
 	return out
 }
 

@@ -138,7 +138,8 @@ func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
 func entryOf(r store.RankRow) compare.Entry {
 	e := compare.Entry{ID: r.RunID, Published: r.Source == store.SourcePublished, Decision: compare.Decision{
 		Model: compare.Model{Key: r.ModelKey, Name: r.ModelName}, Board: r.Board, Family: r.Family,
-		Class: r.DeviceClass, Setting: r.LinkSetting, SettingInferred: r.SettingInferred, Figures: compare.Figures{}}}
+		Class: r.DeviceClass, Setting: r.LinkSetting, SettingInferred: r.SettingInferred, Figures: compare.Figures{},
+		PriceUSD: r.PriceUSD, PriceSource: r.PriceSource}}
 	put := func(m compare.Metric, v *float64, method string) {
 		if v != nil {
 			e.Figures[m] = compare.Figure{Metric: m, Value: *v, Method: method}

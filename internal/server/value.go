@@ -24,6 +24,9 @@ type ValueData struct {
 	// The same from the prices results state (ValueRow.Sent), in US dollars.
 	SentPerMBChart   BarChart `json:"sent_per_mb_chart"`
 	SentPerIOPSChart BarChart `json:"sent_per_iops_chart"`
+	// Family is the priced ranking of a board family and class (?family=&class=, else Pi 5
+	// NVMe), shown when no drive is picked.
+	Family *FamilyValue `json:"family,omitempty"`
 }
 
 // ValueRow is one drive's value; a price per figure is absent when the figure is.
@@ -56,6 +59,13 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 	keys, prices := q["drive"], q["price"]
 	d := ValueData{Rows: []ValueRow{}, Tests: []string{}, Found: []Found{}}
 	ctx := r.Context()
+	if len(keys) == 0 || q.Get("family") != "" {
+		fv, err := s.familyValue(ctx, q.Get("family"), q.Get("class"))
+		if err != nil {
+			return nil, err
+		}
+		d.Family = fv
+	}
 	var cols [][]store.Figure
 	var all []store.Figure
 	for i, key := range keys {

@@ -26,19 +26,22 @@ type Decision struct {
 	SeqWriteMethod  string
 	RandRead4kMBPS  *float64
 	RandWrite4kMBPS *float64
+	PriceUSD        *float64
+	PriceSource     string
 }
 
 const upsertDecisionSQL = `INSERT INTO run_rank (run_id, version, model_key, model_name, board, family,
     device_class, link_setting, setting_inferred, ranked, score, seq_read_mb_per_s, seq_read_method,
-    seq_write_mb_per_s, seq_write_method, rand_read_4k_mb_per_s, rand_write_4k_mb_per_s)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+    seq_write_mb_per_s, seq_write_method, rand_read_4k_mb_per_s, rand_write_4k_mb_per_s, price_usd, price_source)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 ON CONFLICT (run_id) DO UPDATE SET version = excluded.version, model_key = excluded.model_key,
     model_name = excluded.model_name, board = excluded.board, family = excluded.family,
     device_class = excluded.device_class, link_setting = excluded.link_setting,
     setting_inferred = excluded.setting_inferred, ranked = excluded.ranked, score = excluded.score,
     seq_read_mb_per_s = excluded.seq_read_mb_per_s, seq_read_method = excluded.seq_read_method,
     seq_write_mb_per_s = excluded.seq_write_mb_per_s, seq_write_method = excluded.seq_write_method,
-    rand_read_4k_mb_per_s = excluded.rand_read_4k_mb_per_s, rand_write_4k_mb_per_s = excluded.rand_write_4k_mb_per_s`
+    rand_read_4k_mb_per_s = excluded.rand_read_4k_mb_per_s, rand_write_4k_mb_per_s = excluded.rand_write_4k_mb_per_s,
+    price_usd = excluded.price_usd, price_source = excluded.price_source`
 
 func decisionArgs(runID string, d *Decision) []any {
 	ranked := 0
@@ -47,7 +50,8 @@ func decisionArgs(runID string, d *Decision) []any {
 	}
 	return []any{runID, d.Version, d.ModelKey, d.ModelName, d.Board, d.Family, d.DeviceClass, d.LinkSetting,
 		d.SettingInferred, ranked, nullFloat(d.Score), nullFloat(d.SeqReadMBPerS), d.SeqReadMethod,
-		nullFloat(d.SeqWriteMBPerS), d.SeqWriteMethod, nullFloat(d.RandRead4kMBPS), nullFloat(d.RandWrite4kMBPS)}
+		nullFloat(d.SeqWriteMBPerS), d.SeqWriteMethod, nullFloat(d.RandRead4kMBPS), nullFloat(d.RandWrite4kMBPS),
+		nullFloat(d.PriceUSD), d.PriceSource}
 }
 
 // SetDecision stores (or replaces) the decision of a stored run.
@@ -60,7 +64,7 @@ func (s *Store) SetDecision(ctx context.Context, runID string, d Decision) error
 
 const decisionColumns = `k.version, k.model_key, k.model_name, k.board, k.family, k.device_class, k.link_setting,
     k.setting_inferred, k.ranked, k.score, k.seq_read_mb_per_s, k.seq_read_method, k.seq_write_mb_per_s,
-    k.seq_write_method, k.rand_read_4k_mb_per_s, k.rand_write_4k_mb_per_s`
+    k.seq_write_method, k.rand_read_4k_mb_per_s, k.rand_write_4k_mb_per_s, k.price_usd, k.price_source`
 
 // RankRow is one listed run of a family as rankings read it.
 type RankRow struct {
@@ -98,13 +102,13 @@ WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
 func scanDecisionInto(dest *[]any) (*Decision, func()) {
 	d := &Decision{}
 	var ranked int
-	var score, sr, sw, rr, rw sql.NullFloat64
+	var score, sr, sw, rr, rw, price sql.NullFloat64
 	*dest = append(*dest, &d.Version, &d.ModelKey, &d.ModelName, &d.Board, &d.Family, &d.DeviceClass, &d.LinkSetting,
-		&d.SettingInferred, &ranked, &score, &sr, &d.SeqReadMethod, &sw, &d.SeqWriteMethod, &rr, &rw)
+		&d.SettingInferred, &ranked, &score, &sr, &d.SeqReadMethod, &sw, &d.SeqWriteMethod, &rr, &rw, &price, &d.PriceSource)
 	return d, func() {
 		d.Ranked = ranked == 1
 		d.Score, d.SeqReadMBPerS, d.SeqWriteMBPerS = floatPtr(score), floatPtr(sr), floatPtr(sw)
-		d.RandRead4kMBPS, d.RandWrite4kMBPS = floatPtr(rr), floatPtr(rw)
+		d.RandRead4kMBPS, d.RandWrite4kMBPS, d.PriceUSD = floatPtr(rr), floatPtr(rw), floatPtr(price)
 	}
 }
 

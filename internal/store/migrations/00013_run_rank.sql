@@ -22,7 +22,9 @@ CREATE TABLE run_rank (
     seq_write_mb_per_s DOUBLE PRECISION,
     seq_write_method   TEXT NOT NULL,
     rand_read_4k_mb_per_s  DOUBLE PRECISION,
-    rand_write_4k_mb_per_s DOUBLE PRECISION
+    rand_write_4k_mb_per_s DOUBLE PRECISION,
+    price_usd          DOUBLE PRECISION,           -- the drive's price: --price, or the published source's
+    price_source       TEXT NOT NULL               -- "sent with --price", or the source id and its date
 );
 
 CREATE INDEX run_rank_family ON run_rank (family, ranked, device_class, link_setting);
