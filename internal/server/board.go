@@ -1,8 +1,11 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
+	"sort"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -11,9 +14,12 @@ type BoardData struct {
 	Board string   `json:"board"`
 	Chart BarChart `json:"chart"` // sequential and 4K random read per drive
 	// Leaders ranks the board's drives per class as the home page does (leaderboard.go).
-	Leaders Leaderboard  `json:"leaders"`
-	List    []RunSummary `json:"list"`
-	Pager   Pager        `json:"pager"`
+	Leaders Leaderboard `json:"leaders"`
+	// Charts are one bar chart per headline figure of each ranking: its drives' medians,
+	// best first, at most boardChartBars bars.
+	Charts []BarChart   `json:"charts"`
+	List   []RunSummary `json:"list"`
+	Pager  Pager        `json:"pager"`
 }
 
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
@@ -48,6 +54,7 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 	if d.Chart, err = s.boardBars(ctx, name); err != nil {
 		return nil, err
 	}
+	d.Charts = metricCharts(d.Leaders)
 	runs, err := s.st.SortedRuns(ctx, lp.filter(f), lp.Sort, lp.Order == "desc")
 	if err != nil {
 		return nil, err
@@ -60,4 +67,60 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 	}
 	d.Pager = newPager("/board", q, lp, total, store.RunSorts)
 	return d, nil
+}
+
+const boardChartBars = 12
+
+// metricCharts draws, for each ranking of a leaderboard, one chart per headline figure that two
+// or more of its drives have: their medians, best first.
+func metricCharts(lb Leaderboard) []BarChart {
+	out := []BarChart{}
+	for i, sec := range lb.Sections {
+		for _, m := range compare.Metrics() {
+			type bar struct {
+				name string
+				v    float64
+			}
+			var bars []bar
+			for _, d := range sec.Drives {
+				var v *float64
+				switch m {
+				case compare.MetricScore:
+					v = d.Score
+				case compare.MetricSeqRead:
+					v = d.SeqRead
+				case compare.MetricSeqWrite:
+					v = d.SeqWrite
+				case compare.MetricRandRead:
+					v = d.RandRead
+				case compare.MetricRandWrite:
+					v = d.RandWrite
+				}
+				if v != nil {
+					bars = append(bars, bar{d.Name, *v})
+				}
+			}
+			if len(bars) < 2 {
+				continue
+			}
+			sort.SliceStable(bars, func(a, b int) bool { return bars[a].v > bars[b].v })
+			bars = bars[:min(len(bars), boardChartBars)]
+			title := fmt.Sprintf("%s%s: %s, median per drive (%s)", sec.Class, settingSuffix(sec.Setting), m.Words(), m.Unit())
+			c := BarChart{ID: fmt.Sprintf("m%d-%s", i, m), Title: title, Unit: m.Unit(), Horizontal: true, Labels: []string{},
+				Series: []BarSeries{{Label: m.Words(), Values: []*float64{}}}}
+			for _, b := range bars {
+				c.Labels = append(c.Labels, b.name)
+				c.Series[0].Values = append(c.Series[0].Values, fp(b.v))
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func settingSuffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " · " + s
 }
