@@ -8,6 +8,7 @@ import (
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/store"
 )
 
 func init() { subcommands = append(subcommands, newCompareCmd) }
@@ -18,10 +19,12 @@ func newCompareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare [RUN]",
 		Short: "Rank a run against your earlier runs of the same drive and against published results",
-		Long: `Rank a saved run (default: the latest) against your earlier runs of the same drive
-(same device key) and against the published results shipped with iomark for the same
-board and drive class: rank and ratio of each figure. Published figures measured another
-way (hdparm, dd, iozone) are compared in their own units, with the difference noted.`,
+		Long: `Say where a saved run (default: the latest) stands: each headline figure's percentile
+among the published results shipped with iomark and your other saved runs of the same board
+family, drive class and link setting, measured the same way, and among the same drive model
+(docs/compare.md); then rank and ratio against your earlier runs of the same drive and, column
+by column, against the published figures (hdparm, dd, iozone, compared in their own units,
+with the difference noted).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openStore(cmd.Context(), dsn)
@@ -41,7 +44,11 @@ way (hdparm, dd, iozone) are compared in their own units, with the difference no
 			if err != nil {
 				return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
 			}
-			return withExit(exitFailure, report.Compare(cmd.OutOrStdout(), run, earlier, published, report.CompareOptions{Markdown: markdown}))
+			history, err := runstore.Recent(cmd.Context(), st, store.MaxLimit)
+			if err != nil {
+				return withExit(exitFailure, err)
+			}
+			return withExit(exitFailure, report.Compare(cmd.OutOrStdout(), run, earlier, published, report.CompareOptions{Markdown: markdown, History: history}))
 		},
 	}
 	addDBFlag(cmd, &dsn)

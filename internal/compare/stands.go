@@ -48,10 +48,12 @@ func Where(run *record.Run, published []refdata.Result, others []*record.Run) Po
 	for _, p := range published {
 		pop = append(pop, Entry{ID: PublishedID(p), Published: true, Decision: DecidePublished(p)})
 	}
+	seen := map[string]bool{run.ID: true}
 	for _, o := range others {
-		if o == nil || o.ID == run.ID {
+		if o == nil || seen[o.ID] {
 			continue
 		}
+		seen[o.ID] = true
 		pop = append(pop, Entry{ID: o.ID, Decision: Decide(o)})
 	}
 	scope := fmt.Sprintf("%s %s", d.Family, ClassWords(d.Class))

@@ -15,6 +15,9 @@ import (
 type CompareOptions struct {
 	// Markdown prints Markdown tables instead of aligned text.
 	Markdown bool
+	// History are the user's other saved runs (any drive): where the run stands is placed
+	// among them too, beside the published results.
+	History []*record.Run
 }
 
 // Compare prints the rank and ratio of each figure of run against the user's earlier runs of
@@ -24,7 +27,8 @@ func Compare(w io.Writer, run *record.Run, earlier []*record.Run, published []re
 		return fmt.Errorf("compare: no run given")
 	}
 	c := compare.Build(run, earlier, published)
-	p := compare.Where(run, published, earlier)
+	others := append(append([]*record.Run(nil), earlier...), opts.History...)
+	p := compare.Where(run, published, others)
 	return writeComparison(w, run, c, &p, opts)
 }
 
@@ -46,6 +50,10 @@ func fmtRatio(s compare.Standing) string {
 // and link setting, and among the same drive model.
 func writeStanding(b *strings.Builder, p compare.Position) {
 	d := p.Decision
+	if d.Virtual || d.Class == "" {
+		fmt.Fprintf(b, "\nwhere it stands: not compared: %s\n\n", p.Why)
+		return
+	}
 	fmt.Fprintf(b, "\nwhere it stands: %s, %s, link setting %s", d.Family, orNone(d.Class), orNone(d.Setting))
 	if d.SettingInferred != "" {
 		fmt.Fprintf(b, " (%s)", d.SettingInferred)

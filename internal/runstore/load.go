@@ -112,3 +112,21 @@ func Save(ctx context.Context, st *store.Store, r *record.Run, source string) er
 	}
 	return nil
 }
+
+// Recent are up to limit saved complete runs, newest first, whatever their drive: the local
+// history `iomark compare` places a run among. A record this iomark cannot read is skipped.
+func Recent(ctx context.Context, st *store.Store, limit int) ([]*record.Run, error) {
+	rows, err := st.ListRuns(ctx, store.Filter{Limit: min(limit, store.MaxLimit), WithRecord: true})
+	if err != nil {
+		return nil, fmt.Errorf("reading the results database: %w", err)
+	}
+	var out []*record.Run
+	for _, r := range rows {
+		rec, err := record.Decode(r.Record)
+		if err != nil || rec.Interrupted {
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
