@@ -20,7 +20,7 @@ func newExportCmd() *cobra.Command {
 	var dsn, format, outPath, chart string
 	cmd := &cobra.Command{
 		Use:   "export [RUN]",
-		Short: "Export a saved run as json, csv, md, html, png or svg",
+		Short: "Export a saved run as json, csv, md, html, png, svg or sbc-reviews (the block to paste into an sbc-reviews issue)",
 		Long: `Export a saved run (default: the latest). Charts (png, svg, and inside html) set the
 run's figures beside comparable published results; --chart sustained draws the
 sustained-write curve with temperatures.`,
@@ -53,7 +53,7 @@ sustained-write curve with temperatures.`,
 		},
 	}
 	addDBFlag(cmd, &dsn)
-	cmd.Flags().StringVar(&format, "format", "md", "json, csv, md, html, png or svg")
+	cmd.Flags().StringVar(&format, "format", "md", "json, csv, md, html, png, svg or sbc-reviews")
 	cmd.Flags().StringVarP(&outPath, "out", "o", "", "write to this file instead of stdout")
 	cmd.Flags().StringVar(&chart, "chart", "", "chart for png/svg: bars (figures against published drives) or sustained (default: sustained when the run has one)")
 	return cmd

@@ -22,6 +22,8 @@ import (
 // compare). internal/cli's own files are attributed by file (TestMessagesNameOnlyFlagsTheCommandHas).
 var messagesReach = map[string][]string{
 	"advice": {"run", "info", "job", "show", "export", "compare"},
+	// compare: the comparison model's words reach every command that compares and the site.
+	"compare": {"run", "history", "show", "export", "compare", "serve"},
 	// engine's errors end a run or a job; the notes it leaves in records (EngineNote) name no flag.
 	"engine": {"run", "job"},
 	// flash: verify, and info --geometry's erase block estimate.

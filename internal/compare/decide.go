@@ -47,7 +47,7 @@ func Decide(r *record.Run) Decision {
 	d := Decision{Figures: RecordFigures(r), Virtual: Virtual(r), Model: RecordModel(r)}
 	if r.PriceUSD != nil && *r.PriceUSD > 0 && *r.PriceUSD < 1e6 {
 		p := *r.PriceUSD
-		d.PriceUSD, d.PriceSource = &p, "sent with --price"
+		d.PriceUSD, d.PriceSource = &p, "sent by its uploader (iomark run --price)"
 	}
 	var model, arch string
 	if r.Host != nil {

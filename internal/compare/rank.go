@@ -37,7 +37,7 @@ type RankedDrive struct {
 	Medians map[Metric]float64
 	Boards  []string
 	// PriceUSD is the median of the prices its results state, PriceN how many do, and
-	// PriceSources where they come from ("sent with --price", a published source and date).
+	// PriceSources where they come from ("sent by its uploader (iomark run --price)", a published source and date).
 	PriceUSD     float64
 	PriceN       int
 	PriceSources []string

@@ -12,7 +12,7 @@ import (
 
 // Exporter writes result records in one format (`iomark export --format NAME`).
 type Exporter interface {
-	Name() string // the --format value: json, csv, md, html, png, svg
+	Name() string // the --format value: json, csv, md, html, png, svg, sbc-reviews
 	Ext() string  // file extension without the dot
 	Export(w io.Writer, runs []*record.Run, opts Options) error
 }
@@ -38,7 +38,7 @@ type Options struct {
 	Published []refdata.Result
 }
 
-var exporters = []Exporter{jsonExporter{}, csvExporter{}, markdownExporter{}, htmlExporter{}, pngExporter{}, svgExporter{}}
+var exporters = []Exporter{jsonExporter{}, csvExporter{}, markdownExporter{}, htmlExporter{}, pngExporter{}, svgExporter{}, sbcPasteExporter{}}
 
 // Formats lists the export formats, in the order --help shows them.
 func Formats() []string {

@@ -247,3 +247,27 @@ func TestMarkdownProseCodeSpans(t *testing.T) {
 		t.Errorf("the no-score line does not quote the command as code:\n%s", out)
 	}
 }
+
+// The sbc-reviews export is only the block the template has: its heading and table laid out
+// character for character as .github/ISSUE_TEMPLATE/sbc-board.md of geerlingguy/sbc-reviews
+// lays them out, each figure as disk-benchmark.sh prints it (awk "%.2f" of KiB/s / 1024).
+func TestSBCReviewsPaste(t *testing.T) {
+	out := string(export(t, "sbc-reviews", []*record.Run{sbcReviewsRun()}, Options{}))
+	golden(t, "sbc-reviews.paste.golden", []byte(out))
+	// The template's table head, then its six row names padded to its 26 characters.
+	want := "#### SanDisk SC32G 32GB\n\n" +
+		"| Benchmark                  | Result |\n" +
+		"| -------------------------- | ------ |\n" +
+		"| iozone 4K random read      | 9.61 MB/s |\n" + // 10.08 MB/s = 9.61 MiB/s
+		"| iozone 4K random write     | 2.74 MB/s |\n" +
+		"| iozone 1M random read      | 39.96 MB/s |\n" +
+		"| iozone 1M random write     | 16.40 MB/s |\n" + // 17.2 MB/s × 10^6 / 2^20 = 16.403
+		"| iozone 1M sequential read  | 41.10 MB/s |\n" +
+		"| iozone 1M sequential write | 18.88 MB/s |\n"
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("sbc-reviews block:\n%s\nwant it to start:\n%s", out, want)
+	}
+	if !strings.Contains(out, `"MB/s" is MiB/s`) || strings.Count(out, "\n") > 13 {
+		t.Errorf("the block has no unit note, or more than the template's block:\n%s", out)
+	}
+}

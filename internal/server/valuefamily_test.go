@@ -41,7 +41,7 @@ func TestValueByFamily(t *testing.T) {
 			rows = s.Rows
 		}
 	}
-	if len(rows) != 2 || !strings.Contains(rows[0].Name, "CHEAP") || !rows[0].Frontier || !rows[1].Frontier || rows[0].PriceSources[0] != "sent with --price" {
+	if len(rows) != 2 || !strings.Contains(rows[0].Name, "CHEAP") || !rows[0].Frontier || !rows[1].Frontier || rows[0].PriceSources[0] != "sent by its uploader (iomark run --price)" {
 		t.Fatalf("priced rows %+v", rows)
 	}
 	if !strings.HasPrefix(f.Advice, "Best value for the Pi 4 microSD at SD DDR50: SanDisk CHEAP") || !strings.Contains(f.Advice, "The fastest priced drive, SanDisk DEAR") {

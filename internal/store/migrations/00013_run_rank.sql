@@ -24,7 +24,7 @@ CREATE TABLE run_rank (
     rand_read_4k_mb_per_s  DOUBLE PRECISION,
     rand_write_4k_mb_per_s DOUBLE PRECISION,
     price_usd          DOUBLE PRECISION,           -- the drive's price: --price, or the published source's
-    price_source       TEXT NOT NULL               -- "sent with --price", or the source id and its date
+    price_source       TEXT NOT NULL               -- "sent by its uploader (iomark run --price)", or the source id and date
 );
 
 CREATE INDEX run_rank_family ON run_rank (family, ranked, device_class, link_setting);
