@@ -77,6 +77,9 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 	if key == "" {
 		return nil, badInput(errorf("give the drive's key: /drive?key=… (search finds it)"))
 	}
+	if virtualKey(key) {
+		return nil, notFound("a virtual device (loop, virtio) has no drive page: its results say nothing about a drive anyone can buy")
+	}
 	lp, err := parseList(q, store.RunSorts, "date", "desc")
 	if err != nil {
 		return nil, badInput(err)

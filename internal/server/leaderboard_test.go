@@ -121,6 +121,14 @@ func TestVirtualUploadsAndScores(t *testing.T) {
 	if seen != 2 {
 		t.Errorf("%d loop uploads in the latest list, want 2", seen)
 	}
+	for _, l := range home.Latest {
+		if strings.HasPrefix(l.ID, "loop") && l.DriveURL != "" {
+			t.Errorf("loop upload %s links a drive page %s", l.ID, l.DriveURL)
+		}
+	}
+	if c, _ := ts.get(t, "/drive?key="+url.QueryEscape("loop:unidentified:1gb")); c != 404 {
+		t.Errorf("a loop device's drive page: %d, want 404", c)
+	}
 	_, page := ts.get(t, "/")
 	if !strings.Contains(page, "938 <small>PiBenchmarks</small>") || strings.Contains(page, "run has no score") {
 		t.Error("the home page's latest list does not show the pibenchmarks run's score")

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/iomark/iomark/internal/compare"
@@ -90,13 +91,19 @@ func summarize(r store.Run) RunSummary {
 	s := RunSummary{ID: r.ID, URL: resultPath(r.ID), CreatedAt: r.CreatedAt, Source: r.Source, Profile: r.Profile,
 		Board: r.Board, DeviceClass: r.DeviceClass, Vendor: r.Vendor, Model: r.Model, CapacityBytes: r.CapacityBytes,
 		LinkBus: r.LinkBus, LinkSpeedMbps: r.LinkSpeedMbps, DeviceKey: r.DeviceKey, ScoreIomark: r.ScoreIomark, ScorePib: r.ScorePibenchmarks}
-	if r.DeviceKey != "" {
+	if r.DeviceKey != "" && !virtualKey(r.DeviceKey) {
 		s.DriveURL = drivePath(r.DeviceKey)
 	}
 	return s
 }
 
-func drivePath(key string) string   { return "/drive?key=" + url.QueryEscape(key) }
+func drivePath(key string) string { return "/drive?key=" + url.QueryEscape(key) }
+
+// virtualKey reports whether a device key names a virtual device (record.DeviceKey prefixes
+// the class): a loop or virtio disk is no drive anyone can buy, so it has no drive page.
+func virtualKey(key string) bool {
+	return strings.HasPrefix(key, "loop:") || strings.HasPrefix(key, "virtio:")
+}
 func boardPath(board string) string { return "/board?name=" + url.QueryEscape(board) }
 
 // Stats summarise the figures of one test: the median and the spread around it.
