@@ -73,6 +73,7 @@ var funcs = template.FuncMap{
 	"boardpath": boardPath,
 	"deref":     func(p *float64) float64 { return *p },
 	"ptr":       func(v float64) *float64 { return &v },
+	"usd":       func(v float64) string { return fmt.Sprintf("$%.2f", v) },
 	// opt prints a figure, or nothing when the record does not report it (zero).
 	"opt": func(v float64) any {
 		if v == 0 {

@@ -145,14 +145,31 @@ func valueChart(buys []compare.Buy, m compare.Metric) template.HTML {
 		}
 		b.WriteString(`"></polyline>`)
 	}
-	for _, bu := range buys {
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="9" text-anchor="end">0</text><text x="%.0f" y="14" font-size="9" text-anchor="end">%s</text>`, pad-3, h-pad, pad-3, fmtFig(maxF))
+	for i, bu := range buys {
 		color := "#468"
 		if bu.Frontier {
 			color = "#c30"
 		}
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s: $%s, %s %s</title></circle>`, x(bu.Drive.PriceUSD), y(bu.Drive.Median), color,
+		cx, cy := x(bu.Drive.PriceUSD), y(bu.Drive.Median)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s: $%s, %s %s</title></circle>`, cx, cy, color,
 			template.HTMLEscapeString(bu.Drive.Model.Name), fmtFig(bu.Drive.PriceUSD), fmtFig(bu.Drive.Median), m.Unit())
+		if i < 8 { // the best values, named; the table has the rest
+			anchor, dx := "start", 5.0
+			if cx > w-90 {
+				anchor, dx = "end", -5
+			}
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="8" text-anchor="%s" fill="#333">%s</text>`, cx+dx, cy-4, anchor, template.HTMLEscapeString(shortName(bu.Drive.Model.Name, 24)))
+		}
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+func shortName(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
