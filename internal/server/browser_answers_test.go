@@ -26,6 +26,8 @@ func TestBrowserAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := honestRun("answers-1", "SC32G", "Raspberry Pi 4 Model B Rev 1.4", 0.9, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
+	price := 9.0
+	r.PriceUSD = &price
 	if c, out := ts.post(t, encode(t, r)); c != 201 {
 		t.Fatal(c, out)
 	}
@@ -63,6 +65,18 @@ func TestBrowserAnswers(t *testing.T) {
 		stand := run(t, ctx, "stand", chromedp.Evaluate[string](`document.querySelector('section.standing').innerText`))
 		if !percentile.MatchString(stand) || !strings.Contains(stand, "you are here") {
 			t.Errorf("where it stands:\n%s", stand)
+		}
+		do(t, ctx, "value", chromedp.Navigate(ts.URL+"/value?family="+url.QueryEscape("Pi 4")+"&class=microsd"),
+			arrived(`document.querySelector('section.familyvalue') !== null`), shot(shots, "answers-value-"+itoa(int(width))))
+		value := run(t, ctx, "value", chromedp.Evaluate[string](`document.querySelector('section.familyvalue').innerText`))
+		rows := run(t, ctx, "value rows", chromedp.Evaluate[int](`document.querySelectorAll('table.bestvalue tbody tr').length`))
+		if rows == 0 || !strings.Contains(value, "Pi 4 · microsd · SD DDR50") || !strings.Contains(value, "sent by its uploader (iomark run --price)") || !strings.Contains(value, "Best value for the Pi 4 microSD") {
+			t.Errorf("value page (%d rows):\n%s", rows, value)
+		}
+		do(t, ctx, "default value", chromedp.Navigate(ts.URL+"/value"), arrived(`document.querySelector('section.familyvalue') !== null`))
+		def := run(t, ctx, "default", chromedp.Evaluate[string](`document.querySelector('section.familyvalue').innerText`))
+		if !strings.Contains(def, "Pi 5 · nvme") || !strings.Contains(def, "iomark run --price") {
+			t.Errorf("default value page names no family and class, or no way to add a price:\n%s", def)
 		}
 		for _, path := range []string{"/?family=" + url.QueryEscape("Pi 5"), "/model?key=" + url.QueryEscape("model:samsung evo plus:32GB"), "/search?q=samsung"} {
 			do(t, ctx, path, chromedp.Navigate(ts.URL+path), arrived(`document.querySelector('main') !== null`))
