@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/iomark/iomark/internal/record"
 )
 
 // MaxRecordBytes is the largest record a results server accepts (server.MaxBodyBytes; the
@@ -17,9 +19,9 @@ import (
 const MaxRecordBytes = 1 << 20
 
 // Submit uploads one result record (JSON as `iomark run --json` prints it) to the results server
-// at serverURL and returns the stored result's id and permalink. Any key named "hostname" is
-// removed first, at any depth: hostnames are never sent; nor are paths that may hold a user
-// name (target.path, mount.mount_point). Uploading a record the server already
+// at serverURL and returns the stored result's id and permalink. What is private is removed
+// first (record.ScrubJSON): hostnames, local paths, mount points and sources, user names and
+// addresses in mount options, a network copy's peer. Uploading a record the server already
 // holds succeeds with the same answer.
 func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink string, err error) {
 	u, err := url.Parse(strings.TrimRight(serverURL, "/"))
@@ -74,44 +76,9 @@ func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink st
 	return ok.ID, link.String(), nil
 }
 
-// stripPrivate removes every "hostname" key of a JSON object at any depth, and the paths of
-// privatePaths, keeping the rest as a JSON value (numbers as written).
+// stripPrivate removes what record.PrivateFields lists, private mount options and every
+// hostname, keeping the rest as written.
 func stripPrivate(rec []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(rec))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("the record is not JSON: %w", err)
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("the record is not a JSON object")
-	}
-	strip(obj)
-	for _, p := range privatePaths {
-		if sub, ok := obj[p[0]].(map[string]any); ok {
-			delete(sub, p[1])
-		}
-	}
-	return json.Marshal(obj)
-}
-
-// privatePaths are keys of a record that can name the user (/home/alice, /media/alice/CARD).
-var privatePaths = [][2]string{{"target", "path"}, {"mount", "mount_point"}}
-
-func strip(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if strings.EqualFold(k, "hostname") || strings.EqualFold(k, "host_name") {
-				delete(x, k)
-				continue
-			}
-			strip(e)
-		}
-	case []any:
-		for _, e := range x {
-			strip(e)
-		}
-	}
+	out, _, err := record.ScrubJSON(rec)
+	return out, err
 }
