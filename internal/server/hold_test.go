@@ -23,6 +23,8 @@ func runHoldSuite(t *testing.T, dsn newDSN) {
 		fn   func(t *testing.T, dsn string)
 	}{
 		{"PrivateDropped", testPrivateDropped},
+		{"SlowBodies", testSlowBodies},
+		{"BodyMemory", testBodyMemory},
 	} {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
 	}

@@ -34,8 +34,13 @@ type Options struct {
 	// MaxInFlight requests are served at once (0: defaultInFlight); up to MaxQueued more wait
 	// at most QueueWait for a turn (0: defaultQueued, defaultQueueWait); any beyond answer 503
 	// with Retry-After. This bounds the memory requests hold whatever the concurrency.
+	// Uploads (and any request that is not GET or HEAD) have slots and a queue of their own,
+	// of the same sizes, so reads never wait behind them.
 	MaxInFlight, MaxQueued int
 	QueueWait              time.Duration
+	// BodyMemory bounds the bytes of request bodies being received or waiting for a slot
+	// (0: defaultBodyMemory, 32 MiB); body.go.
+	BodyMemory int64
 	// CacheBytes bounds the kept rankings and summaries, estimated (0: defaultCacheBytes).
 	CacheBytes int64
 	// CacheTTL is how long rankings and drive summaries are reused (0: 30 s; negative: never).
@@ -43,7 +48,8 @@ type Options struct {
 	// Logger receives errors and panics (with stacks); nil discards them.
 	Logger *slog.Logger
 
-	now func() time.Time // tests set the clock
+	now       func() time.Time // tests set the clock
+	bodyGrace time.Duration    // tests shorten body.go's grace (0: bodyGrace)
 }
 
 // Defaults of Options. Per address: one upload every 2 s with a burst of 20, and 20 requests a
@@ -75,7 +81,9 @@ type Server struct {
 	mux     *http.ServeMux
 	submits *limiter
 	reads   *limiter
-	gate    *gate
+	gate    *gate // pages and API reads
+	uploads *gate // requests that change something
+	bodies  *bodies
 	cache   *cache // rankings and drive summaries
 	// searches keeps search counts and drive lists apart from cache: many distinct queries
 	// filling it must not push out the rankings.
@@ -149,6 +157,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if opts.QueueWait <= 0 {
 		opts.QueueWait = defaultQueueWait
 	}
+	if opts.bodyGrace <= 0 {
+		opts.bodyGrace = bodyGrace
+	}
+	if opts.BodyMemory <= 0 {
+		opts.BodyMemory = defaultBodyMemory
+	}
 	if opts.CacheBytes <= 0 {
 		opts.CacheBytes = defaultCacheBytes
 	}
@@ -167,8 +181,10 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		submits: &limiter{now: opts.now, off: opts.SubmitPerS < 0, sets: []*buckets{
 			newBuckets(opts.SubmitPerS, opts.SubmitBurst), newBuckets(opts.PrefixSubmitPerS, opts.PrefixSubmitBurst),
 			newBuckets(opts.GlobalSubmitPerS, opts.GlobalSubmitBurst)}},
-		reads: &limiter{now: opts.now, off: opts.RequestPerS < 0, sets: []*buckets{newBuckets(opts.RequestPerS, opts.RequestBurst)}},
-		gate:  newGate(opts.MaxInFlight, opts.MaxQueued, opts.QueueWait),
+		reads:   &limiter{now: opts.now, off: opts.RequestPerS < 0, sets: []*buckets{newBuckets(opts.RequestPerS, opts.RequestBurst)}},
+		gate:    newGate(opts.MaxInFlight, opts.MaxQueued, opts.QueueWait),
+		uploads: newGate(opts.MaxInFlight, opts.MaxQueued, opts.QueueWait),
+		bodies:  newBodies(opts.BodyMemory),
 		// Rankings get three quarters of the cache bytes, searches the rest.
 		cache:    newCache(opts.CacheTTL, opts.CacheBytes*3/4, opts.now),
 		searches: newCache(opts.CacheTTL, opts.CacheBytes/4, opts.now),
@@ -265,22 +281,35 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	if wait, ok := s.reads.allow(clientKey(clientIP(r))); !ok {
+	client := clientKey(clientIP(r))
+	if wait, ok := s.reads.allow(client); !ok {
 		h.Set("Retry-After", fmt.Sprint(wait))
 		s.fail(w, r, http.StatusTooManyRequests, fmt.Sprintf("too many requests from your address; retry in %d s", wait))
 		return
 	}
+	// A body is read before the request takes a slot (body.go): a slow client holds a reading
+	// place of its own, never a slot.
+	if hasBody(r) {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes+1)
+		free, ok := s.readBody(w, r, client)
+		if !ok {
+			return
+		}
+		defer free()
+	}
 	// Embedded files cost nothing to send: they skip the queue, so pages keep their styles.
+	// Uploads queue apart: pages and API reads never wait behind them.
 	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/api/v1/openapi.json" {
-		if !s.gate.enter(r.Context()) {
+		g := s.gate
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			g = s.uploads
+		}
+		if !g.enter(r.Context()) {
 			h.Set("Retry-After", "1")
 			s.fail(w, r, http.StatusServiceUnavailable, "the server is busy; retry in a second")
 			return
 		}
-		defer s.gate.leave()
-	}
-	if r.Body != nil {
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		defer g.leave()
 	}
 	if !strings.HasPrefix(r.URL.Path, "/static/") {
 		s.watchModeration(r.Context())
