@@ -25,6 +25,7 @@ func runHoldSuite(t *testing.T, dsn newDSN) {
 		{"PrivateDropped", testPrivateDropped},
 		{"SlowBodies", testSlowBodies},
 		{"BodyMemory", testBodyMemory},
+		{"HealthzNotLimited", testHealthzNotLimited},
 	} {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
 	}
@@ -69,5 +70,20 @@ func testPrivateDropped(t *testing.T, dsn string) {
 		if strings.HasSuffix(path, "/raw") && (!strings.Contains(page, `"options":"rw,noatime"`) || !strings.Contains(page, `"fstype":"cifs"`)) {
 			t.Errorf("%s lost what is published: %s", path, page)
 		}
+	}
+}
+
+// /healthz answers whatever the request limit: a monitor asking often is never refused.
+func testHealthzNotLimited(t *testing.T, dsn string) {
+	ts := startServer(t, dsn, Options{SubmitPerS: -1, RequestPerS: 0.001, RequestBurst: 1})
+	for i := range 20 {
+		var h Health
+		if c := ts.getJSON(t, "/healthz", &h); c != 200 || h.Status != "ok" || h.Database != "up" || h.Backend == "" {
+			t.Fatalf("/healthz %d: %d %+v", i, c, h)
+		}
+	}
+	ts.get(t, "/api/v1/home")
+	if c, _ := ts.get(t, "/api/v1/home"); c != 429 {
+		t.Errorf("the request limit did not apply to other paths: %d", c)
 	}
 }

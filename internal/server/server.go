@@ -90,6 +90,7 @@ type Server struct {
 	searches *cache
 	ingest   *batcher
 	watch    moderationWatch
+	db       *dbWatch
 }
 
 // moderationWatch notices moderation done by another process (iomark moderate) through the
@@ -117,7 +118,7 @@ func (s *Server) watchModeration(ctx context.Context) {
 	w.mu.Unlock()
 	epoch, err := s.st.ModerationEpoch(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && s.db.check() == nil { // a down database is logged once, by dbWatch
 			s.log.Warn("reading the moderation epoch", "err", err)
 		}
 		return
@@ -188,7 +189,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		// Rankings get three quarters of the cache bytes, searches the rest.
 		cache:    newCache(opts.CacheTTL, opts.CacheBytes*3/4, opts.now),
 		searches: newCache(opts.CacheTTL, opts.CacheBytes/4, opts.now),
-		ingest:   newBatcher(st)}
+		ingest:   newBatcher(st),
+		db:       newDBWatch(st, opts.Logger)}
 	byPattern := map[string][]route{}
 	var patterns []string
 	seen := map[*Schema]bool{}
@@ -220,6 +222,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 // down. Later uploads answer 503.
 func (s *Server) Close() {
 	s.ingest.close()
+	s.db.close()
 }
 
 // dispatch serves one path's routes by method: a method the path does not have answers 405 with
@@ -281,6 +284,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	// Monitors and load balancers ask often and must always get an answer.
+	if r.URL.Path == healthzPath {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
 	client := clientKey(clientIP(r))
 	if wait, ok := s.reads.allow(client); !ok {
 		h.Set("Retry-After", fmt.Sprint(wait))
@@ -311,7 +319,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer g.leave()
 	}
-	if !strings.HasPrefix(r.URL.Path, "/static/") {
+	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/api/v1/openapi.json" {
+		if s.db.isDown() {
+			s.unreachable(w, r)
+			return
+		}
 		s.watchModeration(r.Context())
 	}
 	s.mux.ServeHTTP(w, r)
@@ -337,7 +349,7 @@ func (s *Server) failField(w http.ResponseWriter, r *http.Request, code int, msg
 }
 
 // internal logs err and answers 500 without its text, which may name files or databases; a
-// full disk answers 503 with Retry-After.
+// full disk, or a database that does not answer a ping, answers 503 with Retry-After.
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, context.Canceled) {
 		return
@@ -348,6 +360,10 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 		s.fail(w, r, http.StatusServiceUnavailable, "the server's disk is full; retry later")
 		return
 	}
+	if s.db.check() != nil { // logged once by dbWatch, not per request
+		s.unreachable(w, r)
+		return
+	}
 	s.log.Error("serving request", "path", r.URL.Path, "err", err)
 	s.fail(w, r, http.StatusInternalServerError, "internal error; the server log has the details")
 }
@@ -356,7 +372,7 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 const fullRetryAfterS = "300"
 
 func isAPI(r *http.Request) bool {
-	return strings.HasPrefix(r.URL.Path, "/api/")
+	return strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == healthzPath
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
