@@ -26,6 +26,7 @@ func runHoldSuite(t *testing.T, dsn newDSN) {
 		{"SlowBodies", testSlowBodies},
 		{"BodyMemory", testBodyMemory},
 		{"HealthzNotLimited", testHealthzNotLimited},
+		{"TrustedProxy", testTrustedProxy},
 	} {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -45,6 +46,9 @@ type Options struct {
 	CacheBytes int64
 	// CacheTTL is how long rankings and drive summaries are reused (0: 30 s; negative: never).
 	CacheTTL time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client (proxy.go);
+	// none: forwarding headers are ignored.
+	TrustedProxies []netip.Prefix
 	// Logger receives errors and panics (with stacks); nil discards them.
 	Logger *slog.Logger
 
@@ -289,6 +293,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mux.ServeHTTP(w, r)
 		return
 	}
+	r = withClient(r, s.resolveClient(r))
 	client := clientKey(clientIP(r))
 	if wait, ok := s.reads.allow(client); !ok {
 		h.Set("Retry-After", fmt.Sprint(wait))
