@@ -155,7 +155,7 @@ func testContract(t *testing.T, ts *testServer) {
 		{"GET", "/api/v1/results", 405, "POST", true},
 		{"OPTIONS", "/api/v1/results", 405, "POST", true},
 		{"DELETE", "/api/v1/home", 405, "GET, HEAD", true},
-		{"POST", "/api/v1/results/ct-1", 405, "GET, HEAD", true},
+		{"POST", "/api/v1/results/ct-1", 405, "DELETE, GET, HEAD", true},
 		{"POST", "/search", 405, "GET, HEAD", false},
 		{"POST", "/api/v1/nothing", 404, "", true},
 		{"GET", "/api/v1/nothing", 404, "", true},

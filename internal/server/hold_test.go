@@ -27,6 +27,7 @@ func runHoldSuite(t *testing.T, dsn newDSN) {
 		{"BodyMemory", testBodyMemory},
 		{"HealthzNotLimited", testHealthzNotLimited},
 		{"TrustedProxy", testTrustedProxy},
+		{"Deletion", testDeletion},
 	} {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
 	}
