@@ -41,7 +41,12 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ip := clientIP(r)
-	if wait, ok := s.submits.allow(ip.String(), prefixKey(ip), "all"); !ok {
+	wait, ok, err := s.allowUpload(r.Context(), ip)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if !ok {
 		w.Header().Set("Retry-After", itoa(wait))
 		s.fail(w, r, http.StatusTooManyRequests, "too many uploads from your address; retry in "+itoa(wait)+" s")
 		return

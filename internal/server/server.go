@@ -95,6 +95,7 @@ type Server struct {
 	ingest   *batcher
 	watch    moderationWatch
 	db       *dbWatch
+	shared   *sharedLimits // upload limits in PostgreSQL; nil: in memory (submits)
 }
 
 // moderationWatch notices moderation done by another process (iomark moderate) through the
@@ -195,6 +196,9 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		searches: newCache(opts.CacheTTL, opts.CacheBytes/4, opts.now),
 		ingest:   newBatcher(st),
 		db:       newDBWatch(st, opts.Logger)}
+	if st != nil && st.Backend() == "postgres" {
+		s.shared = newSharedLimits(st, opts)
+	}
 	byPattern := map[string][]route{}
 	var patterns []string
 	seen := map[*Schema]bool{}
