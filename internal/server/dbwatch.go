@@ -150,6 +150,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 // unreachable answers a request that needs the database while it is down.
 func (s *Server) unreachable(w http.ResponseWriter, r *http.Request) {
+	markUnreachable(r)
 	w.Header().Set("Retry-After", downRetryAfterS)
 	s.fail(w, r, http.StatusServiceUnavailable, "the results database is unreachable; retry in a few seconds")
 }

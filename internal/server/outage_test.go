@@ -31,7 +31,8 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// PostgreSQL stopped under a running server: /healthz says so, what needs the database answers
+// PostgreSQL stopped under a running server: /healthz says so, a page seen before is served as
+// kept with a note that it may be out of date, everything else that needs the database answers
 // 503 with Retry-After (nothing acknowledged that was not stored), the log says it once; started
 // again, the server recovers by itself and every acknowledged upload is there.
 func TestDatabaseOutagePostgres(t *testing.T) {
@@ -58,6 +59,12 @@ func TestDatabaseOutagePostgres(t *testing.T) {
 	if c, body := ts.get(t, "/healthz"); c != 200 || !strings.Contains(body, `"database": "up"`) {
 		t.Fatalf("/healthz with the database up: %d %s", c, body)
 	}
+	// Pages seen before the outage are kept.
+	for _, path := range []string{"/search?q=sandisk", "/result/before-1"} {
+		if c, body := ts.get(t, path); c != 200 || !strings.Contains(body, "SN64G") {
+			t.Fatalf("%s before the outage: %d", path, c)
+		}
+	}
 	if err := pg.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +77,7 @@ func TestDatabaseOutagePostgres(t *testing.T) {
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 			t.Errorf("/healthz with the database stopped: %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 		}
-		for _, path := range []string{"/api/v1/home", "/api/v1/results/before-1", "/search?q=sandisk"} {
+		for _, path := range []string{"/api/v1/home", "/api/v1/results/before-1", "/search?q=kingston"} {
 			resp, err := http.Get(ts.URL + path)
 			if err != nil {
 				t.Fatal(err)
@@ -78,6 +85,12 @@ func TestDatabaseOutagePostgres(t *testing.T) {
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 				t.Errorf("%s with the database stopped: %d Retry-After %q, want 503 with Retry-After", path, resp.StatusCode, resp.Header.Get("Retry-After"))
+			}
+		}
+		for _, path := range []string{"/search?q=sandisk", "/result/before-1"} {
+			c, body := ts.get(t, path)
+			if c != 200 || !strings.Contains(body, "may be out of date") || !strings.Contains(body, "SN64G") {
+				t.Errorf("%s, kept, with the database stopped: %d, note %v", path, c, strings.Contains(body, "may be out of date"))
 			}
 		}
 		if c, h := upload(fmt.Sprintf("during-%d", i)); c != http.StatusServiceUnavailable || h.Get("Retry-After") == "" {
@@ -103,6 +116,9 @@ func TestDatabaseOutagePostgres(t *testing.T) {
 	}
 	if c, _ := ts.get(t, "/api/v1/home"); c != 200 {
 		t.Errorf("home after the outage: %d", c)
+	}
+	if c, body := ts.get(t, "/search?q=sandisk"); c != 200 || strings.Contains(body, "may be out of date") {
+		t.Errorf("a kept page after the outage: %d, note still shown %v", c, strings.Contains(body, "may be out of date"))
 	}
 	for _, id := range acked {
 		if c, _ := ts.get(t, "/api/v1/results/"+id); c != 200 {

@@ -96,6 +96,7 @@ type Server struct {
 	watch    moderationWatch
 	db       *dbWatch
 	shared   *sharedLimits // upload limits in PostgreSQL; nil: in memory (submits)
+	kept     *pageCopies   // the last rendering of each page, for outages
 }
 
 // moderationWatch notices moderation done by another process (iomark moderate) through the
@@ -195,7 +196,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		cache:    newCache(opts.CacheTTL, opts.CacheBytes*3/4, opts.now),
 		searches: newCache(opts.CacheTTL, opts.CacheBytes/4, opts.now),
 		ingest:   newBatcher(st),
-		db:       newDBWatch(st, opts.Logger)}
+		db:       newDBWatch(st, opts.Logger),
+		kept:     newPageCopies()}
 	if st != nil && st.Backend() == "postgres" {
 		s.shared = newSharedLimits(st, opts)
 	}
@@ -330,10 +332,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/api/v1/openapi.json" {
 		if s.db.isDown() {
+			if keptPage(r) && s.serveKept(w, r) {
+				return
+			}
 			s.unreachable(w, r)
 			return
 		}
 		s.watchModeration(r.Context())
+	}
+	if keptPage(r) {
+		s.servePage(w, r, s.mux)
+		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
