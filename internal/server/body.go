@@ -14,8 +14,9 @@ import (
 // size limit and a deadline that grows with what arrived: bodyGrace plus one second per
 // bodyRateBytes received, so a Pi on a weak link (64 KiB/s) still uploads its largest record in
 // 26 s, and a client trickling bytes is cut off (408) long before it ties anything up. While
-// bodies are read they hold at most maxBodyMemory bytes together and at most bodiesPerClient
-// per client: a crowd of slow uploaders can neither exhaust memory nor take every slot, and pages
+// bodies are read they hold at most Options.BodyMemory bytes together, counted as their buffers
+// grow (a trickler holds what it sent, not what it announced), and at most bodiesPerClient are
+// read per client: a crowd of slow uploaders can neither exhaust memory nor take every slot, and pages
 // and API reads, which have no body, never wait for them.
 
 const (
@@ -44,37 +45,67 @@ var (
 	errBodyMemory = errors.New("the server is receiving too many uploads; retry in a few seconds")
 )
 
-// reserve takes one of client's reading places and n bytes; done gives the place back and
-// free the bytes (the body is held until the request is answered).
-func (b *bodies) reserve(client string, n int64) (done, free func(), err error) {
+// hold is one body being received: a reading place of its client and the bytes its buffer
+// holds, reserved as the buffer grows.
+type hold struct {
+	b        *bodies
+	client   string
+	reserved int64
+	reading  bool
+}
+
+// reserve takes one of client's reading places; nothing is reserved until bytes arrive.
+func (b *bodies) reserve(client string) (*hold, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.reading[client] >= bodiesPerClient {
-		return nil, nil, errBodyClient
-	}
-	if b.reserved+n > b.maxMemory {
-		return nil, nil, errBodyMemory
+		return nil, errBodyClient
 	}
 	b.reading[client]++
-	b.reserved += n
-	var once, onceFree sync.Once
-	done = func() {
-		once.Do(func() {
-			b.mu.Lock()
-			defer b.mu.Unlock()
-			if b.reading[client]--; b.reading[client] <= 0 {
-				delete(b.reading, client)
-			}
-		})
+	return &hold{b: b, client: client, reading: true}, nil
+}
+
+// grow reserves up to total bytes for the buffer; errBodyMemory when all bodies together would
+// pass the bound.
+func (h *hold) grow(total int64) error {
+	b := h.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.reserved+total-h.reserved > b.maxMemory {
+		return errBodyMemory
 	}
-	free = func() {
-		onceFree.Do(func() {
-			b.mu.Lock()
-			defer b.mu.Unlock()
-			b.reserved -= n
-		})
+	b.reserved += total - h.reserved
+	h.reserved = total
+	return nil
+}
+
+// done gives the reading place back (the body is read, or refused).
+func (h *hold) done() {
+	b := h.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if h.reading {
+		h.reading = false
+		if b.reading[h.client]--; b.reading[h.client] <= 0 {
+			delete(b.reading, h.client)
+		}
 	}
-	return done, free, nil
+}
+
+// free gives the bytes back (the request is answered).
+func (h *hold) free() {
+	b := h.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reserved -= h.reserved
+	h.reserved = 0
+}
+
+// held is the bytes reserved for bodies.
+func (b *bodies) held() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reserved
 }
 
 // count is how many of client's bodies are being read.
@@ -99,20 +130,22 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, client string)
 	if n < 0 || n > MaxBodyBytes {
 		n = MaxBodyBytes
 	}
-	done, free, err := s.bodies.reserve(client, n)
+	h, err := s.bodies.reserve(client)
 	if err != nil {
 		w.Header().Set("Retry-After", "2")
-		code := http.StatusServiceUnavailable
-		if errors.Is(err, errBodyClient) {
-			code = http.StatusTooManyRequests
-		}
-		s.refuseBody(w, r, code, err.Error())
+		s.refuseBody(w, r, http.StatusTooManyRequests, err.Error())
 		return nil, false
 	}
-	defer done()
-	body, err := readWithDeadline(http.NewResponseController(w), r.Body, n, s.opts.bodyGrace)
+	defer h.done()
+	body, err := readWithDeadline(http.NewResponseController(w), r.Body, n, s.opts.bodyGrace, h.grow)
+	free = h.free
 	switch {
 	case err == nil:
+	case errors.Is(err, errBodyMemory):
+		free()
+		w.Header().Set("Retry-After", "2")
+		s.refuseBody(w, r, http.StatusServiceUnavailable, err.Error())
+		return nil, false
 	case errors.Is(err, errTooLarge):
 		free()
 		s.refuseBody(w, r, http.StatusRequestEntityTooLarge, tooLargeMsg)
@@ -148,9 +181,14 @@ func (s *Server) refuseBody(w http.ResponseWriter, r *http.Request, code int, ms
 // bodyGrace from the start plus a second per bodyRateBytes received, moved as bytes
 // arrive. Where the connection takes no deadline (a test's recorder) it reads without one.
 // Deadlines are the network's, so the wall clock, whatever clock the server was given.
-func readWithDeadline(rc *http.ResponseController, body io.Reader, sizeHint int64, grace time.Duration) ([]byte, error) {
+// grow reserves the buffer's bytes before it is extended (bodies' memory bound).
+func readWithDeadline(rc *http.ResponseController, body io.Reader, sizeHint int64, grace time.Duration, grow func(int64) error) ([]byte, error) {
 	start := time.Now()
-	buf := make([]byte, 0, min(sizeHint, 64<<10)+1)
+	first := min(sizeHint, bodyRateBytes) + 1
+	if err := grow(first); err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, first)
 	deadlines := true
 	for {
 		if deadlines {
@@ -160,7 +198,15 @@ func readWithDeadline(rc *http.ResponseController, body io.Reader, sizeHint int6
 			}
 		}
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			// Twice the size, up to what is announced (and one byte more, to see a body
+			// longer than announced or than the limit).
+			next := min(max(2*int64(cap(buf)), bodyRateBytes), max(sizeHint, int64(cap(buf)))+1, MaxBodyBytes+1)
+			if err := grow(next); err != nil {
+				return nil, err
+			}
+			grown := make([]byte, len(buf), next)
+			copy(grown, buf)
+			buf = grown
 		}
 		chunk := buf[len(buf):min(cap(buf), len(buf)+bodyRateBytes)]
 		n, err := body.Read(chunk)
