@@ -16,7 +16,7 @@ import (
 // neither database's SQL can apply it (mount options are a list inside a string). This is the
 // one place the store reads a record's fields. Local and published runs keep their records:
 // a local run's path is its owner's, on their own machine.
-const scrubVersion = 13
+const scrubVersion = 14
 
 // scrubBatch bounds the rows one query of the scrub holds in memory.
 const scrubBatch = 200
