@@ -29,8 +29,8 @@ never sent (docs/result-record.md, "What is published"). Uploading the same run 
 harmless.
 
 The server answers a new upload with a deletion token, which only the uploader receives: it is
-kept in the local results database (--db) beside the run. --delete ID takes that result off the
-server (every page, list and ranking) with the kept token, or with --token.`,
+kept in the local results database (--db) beside the run. iomark submit --delete ID takes that
+result off the server (every page, list and ranking) with the kept token, or with --token.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if serverURL == "" {
