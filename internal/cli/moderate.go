@@ -44,6 +44,14 @@ returns a result to the server's own verdict. A running server notices within a 
 			if err != nil {
 				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
 			}
+			ids := make([]string, len(runs))
+			for i, r := range runs {
+				ids[i] = r.ID
+			}
+			deleted, err := st.DeletedAt(cmd.Context(), ids)
+			if err != nil {
+				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				type row struct {
@@ -54,6 +62,8 @@ returns a result to the server's own verdict. A running server notices within a 
 					Listed     bool            `json:"listed"`
 					Moderation string          `json:"moderation"`
 					Flags      json.RawMessage `json:"flags"`
+					// DeletedAt: when its uploader deleted it (then hidden); absent otherwise.
+					DeletedAt string `json:"deleted_at,omitempty"`
 				}
 				rows := make([]row, 0, len(runs))
 				for _, r := range runs {
@@ -61,8 +71,12 @@ returns a result to the server's own verdict. A running server notices within a 
 					if len(flags) == 0 {
 						flags = json.RawMessage("[]")
 					}
+					var at string
+					if d, ok := deleted[r.ID]; ok {
+						at = d.Format("2006-01-02T15:04:05Z")
+					}
 					rows = append(rows, row{r.ID, r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Board,
-						joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Listed, r.Moderation, flags})
+						joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Listed, r.Moderation, flags, at})
 				}
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
@@ -77,6 +91,8 @@ returns a result to the server's own verdict. A running server notices within a 
 			for _, r := range runs {
 				state := "not listed"
 				switch {
+				case r.Moderation == store.ModerationHidden && !deleted[r.ID].IsZero():
+					state = "deleted by its uploader " + deleted[r.ID].Format("2006-01-02")
 				case r.Moderation == store.ModerationHidden:
 					state = "hidden"
 				case r.Moderation == store.ModerationApproved:

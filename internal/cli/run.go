@@ -191,10 +191,11 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if f.submit != "" && len(rec.Tests) > 0 {
 		raw, err := json.Marshal(rec)
 		if err == nil {
-			var id, link string
-			id, link, err = upload.Submit(context.WithoutCancel(ctx), f.submit, raw)
+			var a upload.Answer
+			a, err = upload.Send(context.WithoutCancel(ctx), f.submit, raw)
 			if err == nil {
-				fmt.Fprintf(stderr, "iomark: submitted as %s: %s\n", id, link)
+				fmt.Fprintf(stderr, "iomark: submitted as %s: %s\n", a.ID, a.URL)
+				keepToken(cmd, f.dsn, f.submit, raw, a)
 			}
 		}
 		if err != nil {

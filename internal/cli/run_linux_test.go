@@ -109,6 +109,9 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if !strings.Contains(errOut, "submitted as "+rec.ID) {
 		t.Errorf("no permalink printed after --submit:\n%s", errOut)
 	}
+	if !strings.Contains(errOut, "deletion token kept") {
+		t.Errorf("the deletion token was not kept after --submit:\n%s", errOut)
+	}
 	key := rec.DeviceKey()
 	search := httpGet(t, site+"/api/v1/search?class=loop")
 	if !strings.Contains(search, rec.ID) {

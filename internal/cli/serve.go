@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -26,6 +27,7 @@ func newServeCmd() *cobra.Command {
 	var db, addr, baseURL string
 	var memoryMiB int64
 	var burstUploads int
+	var trustedProxies []string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the results site: pages and the JSON API that iomark run --submit uploads to",
@@ -48,18 +50,23 @@ the published reference results are added at start, marked with their sources.`,
 					return usageError("--base-url %q: give http(s)://host[:port], the address visitors reach the site at", baseURL)
 				}
 			}
-			return serve(ctx, cmd, db, addr, baseURL, memoryMiB<<20, burstUploads)
+			proxies, err := server.ParseTrustedProxies(trustedProxies)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			return serve(ctx, cmd, db, addr, baseURL, memoryMiB<<20, burstUploads, proxies)
 		},
 	}
 	addDBFlag(cmd, &db)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on; :8080 listens on every interface")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "public URL of the site for permalinks, e.g. https://results.example (default: the address it listens on)")
 	cmd.Flags().IntVar(&burstUploads, "burst-uploads", 30, "hold for review every upload of a drive model past this many within an hour from 10 or more addresses (a launch brings honest bursts: held results wait for `iomark moderate approve`); 0 turns it off")
+	cmd.Flags().StringSliceVar(&trustedProxies, "trusted-proxy", nil, "CIDR[,CIDR]: reverse proxies or load balancers whose X-Forwarded-For names the client (the rightmost hop outside these ranges); without it forwarding headers are ignored")
 	cmd.Flags().Int64Var(&memoryMiB, "memory", server.DefaultMemoryMiB, "memory budget of the server process in MiB: SQLite's page caches get a quarter, kept rankings an eighth, and the Go runtime is told the rest")
 	return cmd
 }
 
-func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string, memoryBytes int64, burstUploads int) error {
+func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string, memoryBytes int64, burstUploads int, proxies []netip.Prefix) error {
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	plan := server.PlanMemory(memoryBytes)
 	debug.SetMemoryLimit(plan.GoLimitBytes)
@@ -90,7 +97,7 @@ func serve(ctx context.Context, cmd *cobra.Command, db, addr, baseURL string, me
 	if burstUploads == 0 {
 		burstUploads = -1 // off
 	}
-	s, err := server.New(st, server.Options{BaseURL: baseURL, Logger: logger, CacheBytes: plan.CacheBytes, BurstUploads: burstUploads})
+	s, err := server.New(st, server.Options{BaseURL: baseURL, Logger: logger, CacheBytes: plan.CacheBytes, BurstUploads: burstUploads, TrustedProxies: proxies})
 	if err != nil {
 		ln.Close()
 		return withExit(exitFailure, err)

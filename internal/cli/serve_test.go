@@ -30,7 +30,7 @@ func TestServeAndSubmitEndToEnd(t *testing.T) {
 	cmd.SetErr(pw)
 	done := make(chan error, 1)
 	db := "sqlite:" + filepath.Join(t.TempDir(), "server.db")
-	go func() { done <- serve(ctx, cmd, db, "127.0.0.1:0", "", 256<<20, 30); pw.Close() }()
+	go func() { done <- serve(ctx, cmd, db, "127.0.0.1:0", "", 256<<20, 30, nil); pw.Close() }()
 	lines := bufio.NewScanner(pr)
 	base, warned := "", false
 	for lines.Scan() {

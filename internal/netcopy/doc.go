@@ -5,7 +5,8 @@
 // temperatures over time and which side held the copy back.
 //
 // The sink prints a one-time token; it accepts the first sender that presents it and then no
-// other connection, refusing wrong tokens. The sender sends incompressible data that never
+// other connection, refusing wrong tokens. Greetings run side by side and bounded (at most
+// MaxPending, a few per host), so strangers never delay the sender or stop the sink. The sender sends incompressible data that never
 // repeats a sector (engine.NewStreamSource).
 //
 // What it must not do: write outside the target directory (one file, created there and

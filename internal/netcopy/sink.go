@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -38,8 +39,12 @@ type SinkConfig struct {
 	// HandshakeTimeout bounds a sender's first line (0: 10 s); IdleTimeout ends a copy when
 	// no data arrived for that long (0: 60 s).
 	HandshakeTimeout, IdleTimeout time.Duration
-	// MaxRefusals stops listening after that many wrong tokens (0: 100).
-	MaxRefusals int
+	// MaxPending bounds the connections being greeted at once (0: 64), at most
+	// pendingPerHost of them from one host (beyond: closed at once). Each greeting runs on its
+	// own, so an idle or garbage connection never delays another sender's; when the bound is
+	// reached the oldest greeting is cut short for the newcomer (a sender presents its token
+	// within milliseconds of connecting; a stranger holding a connection open is the oldest).
+	MaxPending int
 	// Progress is called once a second during the copy (may be nil).
 	Progress func(engine.StreamProgress)
 	// Log receives one-line notes for people: refused senders, the accepted one (may be nil).
@@ -50,7 +55,26 @@ type SinkConfig struct {
 type Sink struct {
 	cfg SinkConfig
 	ln  net.Listener
+
+	claimed atomic.Bool // a sender presented the token: the one copy is taken
+
+	mu       sync.Mutex
+	refused  map[string]int        // refusals per peer host, the first of each logged
+	greeting map[net.Conn]greeting // connections being greeted
+	perHost  map[string]int
 }
+
+type greeting struct {
+	host string
+	at   time.Time
+}
+
+// pendingPerHost bounds the greetings of one host.
+const pendingPerHost = 4
+
+// maxRefusedHosts bounds the peers whose refusals are counted apart; beyond, they are counted
+// together.
+const maxRefusedHosts = 4096
 
 // Listen binds the address and makes the token; nothing is written until a sender with the
 // token arrives.
@@ -70,8 +94,8 @@ func Listen(cfg SinkConfig) (*Sink, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 60 * time.Second
 	}
-	if cfg.MaxRefusals <= 0 {
-		cfg.MaxRefusals = 100
+	if cfg.MaxPending <= 0 {
+		cfg.MaxPending = 64
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -90,32 +114,161 @@ func (s *Sink) Token() string { return s.cfg.Token }
 func (s *Sink) Close() error { return s.ln.Close() }
 
 // Serve waits for the sender with the token, refusing others, receives its copy and returns
-// the record. Cancelling ctx while waiting returns ctx's error and no record; during the copy
-// it ends the copy and returns what was measured, Interrupted set.
+// the record. Each connection is greeted on its own goroutine, at most MaxPending at once, with
+// HandshakeTimeout to present the token; nothing is written before one has. Cancelling ctx while
+// waiting returns ctx's error and no record; during the copy it ends the copy and returns what
+// was measured, Interrupted set.
 func (s *Sink) Serve(ctx context.Context) (*record.Run, error) {
 	stopAccept := context.AfterFunc(ctx, func() { s.ln.Close() })
 	defer stopAccept()
-	refusals := 0
-	for {
-		conn, err := s.ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, fmt.Errorf("waiting for the sender: %w", err)
-		}
-		h, ok := s.handshake(conn)
-		if !ok {
-			refusals++
-			if refusals >= s.cfg.MaxRefusals {
-				s.ln.Close()
-				return nil, fmt.Errorf("%d senders without the token: stopped listening", refusals)
-			}
-			continue
-		}
-		s.ln.Close() // one copy only
-		return s.receive(ctx, conn, h)
+	type accepted struct {
+		conn net.Conn
+		h    hello
 	}
+	winner := make(chan accepted, 1)
+	acceptErr := make(chan error, 1)
+	pending := make(chan struct{}, s.cfg.MaxPending)
+	var greeters sync.WaitGroup
+	go func() {
+		for {
+			conn, err := s.ln.Accept()
+			if err != nil {
+				acceptErr <- err
+				return
+			}
+			if !s.track(conn, true) {
+				s.refuseAtOnce(conn, fmt.Sprintf("%d connections from this host are already presenting a token", pendingPerHost))
+				continue
+			}
+			select {
+			case pending <- struct{}{}:
+			default:
+				s.evictOldest(conn)
+				pending <- struct{}{} // the evicted greeting ends at once and frees its place
+			}
+			greeters.Add(1)
+			go func() {
+				defer greeters.Done()
+				defer func() { <-pending }()
+				h, ok := s.handshake(conn)
+				s.track(conn, false)
+				if ok {
+					winner <- accepted{conn, h} // only one handshake can succeed (claimed)
+				}
+			}()
+		}
+	}()
+	// Once the copy is taken, or the sink stops, the greetings still running are cut short and
+	// waited for: none outlives Serve.
+	defer func() {
+		s.ln.Close()
+		s.mu.Lock()
+		for c := range s.greeting {
+			c.SetDeadline(time.Now())
+		}
+		s.mu.Unlock()
+		greeters.Wait()
+		s.logRepeats()
+	}()
+	select {
+	case a := <-winner:
+		s.ln.Close() // one copy only
+		return s.receive(ctx, a.conn, a.h)
+	case err := <-acceptErr:
+		select {
+		case a := <-winner: // a handshake finished as the listener closed
+			return s.receive(ctx, a.conn, a.h)
+		default:
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("waiting for the sender: %w", err)
+	}
+}
+
+// track adds or removes a connection being greeted; adding fails when its host has
+// pendingPerHost already.
+func (s *Sink) track(conn net.Conn, on bool) bool {
+	host := hostOf(conn.RemoteAddr())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.greeting == nil {
+		s.greeting, s.perHost = map[net.Conn]greeting{}, map[string]int{}
+	}
+	if !on {
+		if _, ok := s.greeting[conn]; ok {
+			delete(s.greeting, conn)
+			if s.perHost[host]--; s.perHost[host] <= 0 {
+				delete(s.perHost, host)
+			}
+		}
+		return true
+	}
+	if s.perHost[host] >= pendingPerHost {
+		return false
+	}
+	s.greeting[conn] = greeting{host: host, at: time.Now()}
+	s.perHost[host]++
+	return true
+}
+
+// evictOldest cuts short the longest-running greeting other than newcomer's.
+func (s *Sink) evictOldest(newcomer net.Conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var oldest net.Conn
+	var at time.Time
+	for c, g := range s.greeting {
+		if c != newcomer && (oldest == nil || g.at.Before(at)) {
+			oldest, at = c, g.at
+		}
+	}
+	if oldest != nil {
+		oldest.SetDeadline(time.Now())
+	}
+}
+
+// noteRefusal logs the first refusal of each peer host; later ones are counted (logRepeats).
+func (s *Sink) noteRefusal(peer, reason string) {
+	host := peer
+	if h, _, err := net.SplitHostPort(peer); err == nil {
+		host = h
+	}
+	s.mu.Lock()
+	if s.refused == nil {
+		s.refused = map[string]int{}
+	}
+	if _, ok := s.refused[host]; !ok && len(s.refused) >= maxRefusedHosts {
+		host = "other hosts"
+	}
+	s.refused[host]++
+	first := s.refused[host] == 1
+	s.mu.Unlock()
+	if first {
+		s.logf("refused %s: %s", peer, reason)
+	}
+}
+
+// logRepeats says how many more connections each refused peer made.
+func (s *Sink) logRepeats() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for host, n := range s.refused {
+		if n > 1 {
+			s.logf("refused %d more connections from %s", n-1, host)
+		}
+	}
+	s.refused = nil
+}
+
+// refuseAtOnce closes a connection without reading it.
+func (s *Sink) refuseAtOnce(conn net.Conn, reason string) {
+	peer := conn.RemoteAddr().String()
+	conn.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	fmt.Fprintf(conn, "REFUSED %s\n", reason)
+	conn.Close()
+	s.noteRefusal(peer, reason)
 }
 
 // handshake reads the sender's line and answers it; false means the sender was refused and
@@ -126,7 +279,7 @@ func (s *Sink) handshake(conn net.Conn) (hello, bool) {
 		conn.SetWriteDeadline(time.Now().Add(time.Second))
 		fmt.Fprintf(conn, "REFUSED %s\n", reason)
 		conn.Close()
-		s.logf("refused %s: %s", peer, reason)
+		s.noteRefusal(peer, reason)
 		return hello{}, false
 	}
 	conn.SetReadDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
@@ -145,9 +298,13 @@ func (s *Sink) handshake(conn net.Conn) (hello, bool) {
 	if free, need := freeBytes(s.cfg.Dir), h.size+marginBytes(s.cfg.Dir); free >= 0 && free < need {
 		return refuse(fmt.Sprintf("%s has %.1f GB free; the copy needs %.1f GB and room to spare: send less (iomark send --size)", s.cfg.Dir, float64(free)/1e9, float64(h.size)/1e9))
 	}
+	if !s.claimed.CompareAndSwap(false, true) {
+		return refuse("a copy is already being received")
+	}
 	conn.SetReadDeadline(time.Time{})
 	if _, err := io.WriteString(conn, "OK\n"); err != nil {
 		conn.Close()
+		s.claimed.Store(false) // the sender went away: the next one with the token may copy
 		return hello{}, false
 	}
 	s.logf("receiving %.2f GB from %s", float64(h.size)/1e9, peer)

@@ -18,7 +18,7 @@ func notFound(msg string) error { return &userError{http.StatusNotFound, msg} }
 
 // gone answers for a result the operator hid: it existed, and is not shown.
 func gone(id string) error {
-	return &userError{http.StatusGone, "result " + id + " was hidden by the site's operator"}
+	return &userError{http.StatusGone, "result " + id + " was taken down, by its uploader or the site's operator"}
 }
 
 // builder makes the data of one page from its request; the HTML and JSON handlers share it.

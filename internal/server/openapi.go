@@ -53,7 +53,7 @@ func buildOpenAPI() []byte {
 			path = map[string]any{}
 			paths[r.pattern] = path
 		}
-		path[map[string]string{"GET": "get", "POST": "post"}[r.method]] = operationDoc(r.op)
+		path[map[string]string{"GET": "get", "POST": "post", "DELETE": "delete"}[r.method]] = operationDoc(r.op)
 	}
 	doc := map[string]any{
 		"openapi": "3.1.0",

@@ -113,15 +113,13 @@ func (l *limiter) size() int {
 	return n
 }
 
-// clientIP is the peer's address (an IPv4-mapped IPv6 address as IPv4). Forwarding headers are
-// not trusted: anyone can set them. Behind a reverse proxy every client shares the proxy's
-// address; limit there instead.
+// clientIP is the client's address as ServeHTTP resolved it (proxy.go): the peer's, or behind a
+// trusted proxy the one it forwarded.
 func clientIP(r *http.Request) netip.Addr {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		return netip.Addr{}
+	if a, ok := r.Context().Value(clientKeyCtx{}).(netip.Addr); ok {
+		return a
 	}
-	return ap.Addr().Unmap()
+	return peerIP(r)
 }
 
 // clientKey names a client: an IPv4 address, or the /64 of an IPv6 one.

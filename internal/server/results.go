@@ -24,6 +24,9 @@ type submitted struct {
 	// of every list and ranking (Flags say why).
 	Listed bool   `json:"listed"`
 	Flags  []Flag `json:"flags"`
+	// DeleteToken lets the uploader delete the result (DELETE /api/v1/results/{id}); only a new
+	// upload's answer has one.
+	DeleteToken string `json:"delete_token,omitempty"`
 }
 
 // submitAPI stores one uploaded record: 201 when new, 200 with the same body when the same
@@ -38,7 +41,12 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ip := clientIP(r)
-	if wait, ok := s.submits.allow(ip.String(), prefixKey(ip), "all"); !ok {
+	wait, ok, err := s.allowUpload(r.Context(), ip)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if !ok {
 		w.Header().Set("Retry-After", itoa(wait))
 		s.fail(w, r, http.StatusTooManyRequests, "too many uploads from your address; retry in "+itoa(wait)+" s")
 		return
@@ -81,6 +89,12 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cleanColumns(&row, tests)
+	token, tokenHash, err := newDeleteToken()
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	row.DeleteTokenSHA256 = tokenHash
 	if len(doubted) > 0 {
 		if row.Flags, err = json.Marshal(doubted); err != nil {
 			s.internal(w, r, err)
@@ -95,6 +109,7 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "5")
 		s.fail(w, r, http.StatusServiceUnavailable, err.Error())
 	case err == nil:
+		out.DeleteToken = token
 		writeJSON(w, http.StatusCreated, out)
 	case errors.Is(err, store.ErrDuplicate):
 		out.Duplicate = true

@@ -45,6 +45,9 @@ type link struct {
 // 429 and 503 a Retry-After.
 var everyStatus = []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusServiceUnavailable}
 
+// healthzPath is the health check's path, where monitors and load balancers look for it.
+const healthzPath = "/healthz"
+
 // param is one query or path parameter. repeated ones (?drive=A&drive=B) have an array schema.
 type param struct {
 	name, in, desc string
@@ -178,7 +181,7 @@ func (s *Server) routes() []route {
 	}
 	submit := &operation{id: "submitResult", summary: "Upload one result record exactly as `iomark run --json` prints it (at most 1 MiB, Content-Type application/json). 201 once stored; 200 with duplicate true when the same record was stored before",
 		upload: true, ok: http.StatusCreated, resp: reflect.TypeOf(submitted{}),
-		statuses: []int{http.StatusOK, http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType},
+		statuses: []int{http.StatusOK, http.StatusBadRequest, http.StatusRequestTimeout, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType},
 		links: map[string]link{
 			"GetResult":    {operationID: "getResult", parameters: map[string]string{"id": "$response.body#/id"}},
 			"GetResultRaw": {operationID: "getResultRaw", parameters: map[string]string{"id": "$response.body#/id"}},
@@ -206,6 +209,10 @@ func (s *Server) routes() []route {
 		{method: "POST", pattern: "/api/v1/results", handler: s.submitAPI, op: submit},
 		{method: "GET", pattern: "/api/v1/results/{id}", handler: s.resultAPI,
 			op: get("getResult", "One result: record, flags, whether it counts, published source, throughput series (410 when the operator hid it)", []param{withExample(idParam, ex.id)}, ResultData{}, http.StatusNotFound, http.StatusGone)},
+		{method: "DELETE", pattern: "/api/v1/results/{id}", handler: s.deleteAPI,
+			op: &operation{id: "deleteResult", summary: "Delete one of your results: give the delete_token its upload was answered with as Authorization: Bearer TOKEN. The result leaves every page, list and ranking (its pages answer 410); deleting again answers the same",
+				params: []param{idParam}, ok: http.StatusOK, resp: reflect.TypeOf(Deleted{}),
+				statuses: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound}}},
 		{method: "GET", pattern: "/api/v1/results/{id}/raw", handler: s.resultRaw,
 			op: get("getResultRaw", "The stored record JSON, byte for byte, as a download", []param{withExample(idParam, ex.id)}, nil, http.StatusNotFound, http.StatusGone)},
 		{method: "GET", pattern: "/api/v1/board", handler: s.boardAPI,
@@ -214,6 +221,8 @@ func (s *Server) routes() []route {
 			op: get("compare", "Up to 4 drives (medians) and up to 4 results side by side, one row per test", compare, CompareData{}, http.StatusNotFound, http.StatusGone)},
 		{method: "GET", pattern: "/api/v1/value", handler: s.valueAPI,
 			op: get("getValue", "Price per MB/s and per IOPS from user-supplied prices", value, ValueData{}, http.StatusNotFound)},
+		{method: "GET", pattern: healthzPath, handler: s.healthz,
+			op: get("getHealth", "Whether the server's database answers: 200 when it does, 503 with Retry-After when not. Never rate-limited or queued; answers within 2 s", nil, Health{})},
 		{method: "GET", pattern: "/api/v1/openapi.json", handler: s.openAPI,
 			op: get("getOpenAPI", "This document", nil, nil)},
 	}

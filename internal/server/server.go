@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -34,12 +35,20 @@ type Options struct {
 	// MaxInFlight requests are served at once (0: defaultInFlight); up to MaxQueued more wait
 	// at most QueueWait for a turn (0: defaultQueued, defaultQueueWait); any beyond answer 503
 	// with Retry-After. This bounds the memory requests hold whatever the concurrency.
+	// Uploads (and any request that is not GET or HEAD) have slots and a queue of their own,
+	// of the same sizes, so reads never wait behind them.
 	MaxInFlight, MaxQueued int
 	QueueWait              time.Duration
+	// BodyMemory bounds the bytes of request bodies being received or waiting for a slot
+	// (0: defaultBodyMemory, 32 MiB); body.go.
+	BodyMemory int64
 	// CacheBytes bounds the kept rankings and summaries, estimated (0: defaultCacheBytes).
 	CacheBytes int64
 	// CacheTTL is how long rankings and drive summaries are reused (0: 30 s; negative: never).
 	CacheTTL time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client (proxy.go);
+	// none: forwarding headers are ignored.
+	TrustedProxies []netip.Prefix
 	// Logger receives errors and panics (with stacks); nil discards them.
 	Logger *slog.Logger
 	// BurstUploads uploads of one drive model within an hour from BurstAddrs addresses or more
@@ -47,7 +56,8 @@ type Options struct {
 	// negative: off). Counted per instance.
 	BurstUploads, BurstAddrs int
 
-	now func() time.Time // tests set the clock
+	now       func() time.Time // tests set the clock
+	bodyGrace time.Duration    // tests shorten body.go's grace (0: bodyGrace)
 }
 
 // Defaults of Options. Per address: one upload every 2 s with a burst of 20, and 20 requests a
@@ -80,13 +90,18 @@ type Server struct {
 	submits *limiter
 	bursts  *bursts
 	reads   *limiter
-	gate    *gate
+	gate    *gate // pages and API reads
+	uploads *gate // requests that change something
+	bodies  *bodies
 	cache   *cache // rankings and drive summaries
 	// searches keeps search counts and drive lists apart from cache: many distinct queries
 	// filling it must not push out the rankings.
 	searches *cache
 	ingest   *batcher
 	watch    moderationWatch
+	db       *dbWatch
+	shared   *sharedLimits // upload limits in PostgreSQL; nil: in memory (submits)
+	kept     *pageCopies   // the last rendering of each page, for outages
 }
 
 // moderationWatch notices moderation done by another process (iomark moderate) through the
@@ -114,7 +129,7 @@ func (s *Server) watchModeration(ctx context.Context) {
 	w.mu.Unlock()
 	epoch, err := s.st.ModerationEpoch(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && s.db.check() == nil { // a down database is logged once, by dbWatch
 			s.log.Warn("reading the moderation epoch", "err", err)
 		}
 		return
@@ -154,6 +169,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if opts.QueueWait <= 0 {
 		opts.QueueWait = defaultQueueWait
 	}
+	if opts.bodyGrace <= 0 {
+		opts.bodyGrace = bodyGrace
+	}
+	if opts.BodyMemory <= 0 {
+		opts.BodyMemory = defaultBodyMemory
+	}
 	if opts.CacheBytes <= 0 {
 		opts.CacheBytes = defaultCacheBytes
 	}
@@ -179,12 +200,19 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		submits: &limiter{now: opts.now, off: opts.SubmitPerS < 0, sets: []*buckets{
 			newBuckets(opts.SubmitPerS, opts.SubmitBurst), newBuckets(opts.PrefixSubmitPerS, opts.PrefixSubmitBurst),
 			newBuckets(opts.GlobalSubmitPerS, opts.GlobalSubmitBurst)}},
-		reads: &limiter{now: opts.now, off: opts.RequestPerS < 0, sets: []*buckets{newBuckets(opts.RequestPerS, opts.RequestBurst)}},
-		gate:  newGate(opts.MaxInFlight, opts.MaxQueued, opts.QueueWait),
+		reads:   &limiter{now: opts.now, off: opts.RequestPerS < 0, sets: []*buckets{newBuckets(opts.RequestPerS, opts.RequestBurst)}},
+		gate:    newGate(opts.MaxInFlight, opts.MaxQueued, opts.QueueWait),
+		uploads: newGate(opts.MaxInFlight, opts.MaxQueued, opts.QueueWait),
+		bodies:  newBodies(opts.BodyMemory),
 		// Rankings get three quarters of the cache bytes, searches the rest.
 		cache:    newCache(opts.CacheTTL, opts.CacheBytes*3/4, opts.now),
 		searches: newCache(opts.CacheTTL, opts.CacheBytes/4, opts.now),
-		ingest:   newBatcher(st)}
+		ingest:   newBatcher(st),
+		db:       newDBWatch(st, opts.Logger),
+		kept:     newPageCopies()}
+	if st != nil && st.Backend() == "postgres" {
+		s.shared = newSharedLimits(st, opts)
+	}
 	byPattern := map[string][]route{}
 	var patterns []string
 	seen := map[*Schema]bool{}
@@ -216,6 +244,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 // down. Later uploads answer 503.
 func (s *Server) Close() {
 	s.ingest.close()
+	s.db.close()
 }
 
 // dispatch serves one path's routes by method: a method the path does not have answers 405 with
@@ -277,25 +306,55 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	if wait, ok := s.reads.allow(clientKey(clientIP(r))); !ok {
+	// Monitors and load balancers ask often and must always get an answer.
+	if r.URL.Path == healthzPath {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	r = withClient(r, s.resolveClient(r))
+	client := clientKey(clientIP(r))
+	if wait, ok := s.reads.allow(client); !ok {
 		h.Set("Retry-After", fmt.Sprint(wait))
 		s.fail(w, r, http.StatusTooManyRequests, fmt.Sprintf("too many requests from your address; retry in %d s", wait))
 		return
 	}
+	// A body is read before the request takes a slot (body.go): a slow client holds a reading
+	// place of its own, never a slot.
+	if hasBody(r) {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes+1)
+		free, ok := s.readBody(w, r, client)
+		if !ok {
+			return
+		}
+		defer free()
+	}
 	// Embedded files cost nothing to send: they skip the queue, so pages keep their styles.
+	// Uploads queue apart: pages and API reads never wait behind them.
 	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/api/v1/openapi.json" {
-		if !s.gate.enter(r.Context()) {
+		g := s.gate
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			g = s.uploads
+		}
+		if !g.enter(r.Context()) {
 			h.Set("Retry-After", "1")
 			s.fail(w, r, http.StatusServiceUnavailable, "the server is busy; retry in a second")
 			return
 		}
-		defer s.gate.leave()
+		defer g.leave()
 	}
-	if r.Body != nil {
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	}
-	if !strings.HasPrefix(r.URL.Path, "/static/") {
+	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/api/v1/openapi.json" {
+		if s.db.isDown() {
+			if keptPage(r) && s.serveKept(w, r) {
+				return
+			}
+			s.unreachable(w, r)
+			return
+		}
 		s.watchModeration(r.Context())
+	}
+	if keptPage(r) {
+		s.servePage(w, r, s.mux)
+		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
@@ -320,7 +379,7 @@ func (s *Server) failField(w http.ResponseWriter, r *http.Request, code int, msg
 }
 
 // internal logs err and answers 500 without its text, which may name files or databases; a
-// full disk answers 503 with Retry-After.
+// full disk, or a database that does not answer a ping, answers 503 with Retry-After.
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, context.Canceled) {
 		return
@@ -331,6 +390,10 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 		s.fail(w, r, http.StatusServiceUnavailable, "the server's disk is full; retry later")
 		return
 	}
+	if s.db.check() != nil { // logged once by dbWatch, not per request
+		s.unreachable(w, r)
+		return
+	}
 	s.log.Error("serving request", "path", r.URL.Path, "err", err)
 	s.fail(w, r, http.StatusInternalServerError, "internal error; the server log has the details")
 }
@@ -339,7 +402,7 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 const fullRetryAfterS = "300"
 
 func isAPI(r *http.Request) bool {
-	return strings.HasPrefix(r.URL.Path, "/api/")
+	return strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == healthzPath
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -50,6 +50,10 @@ func decodeUpload(body []byte) (*record.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What is private never reaches the store, whatever the client sent (record.PrivateFields).
+	if normal, _, err = record.ScrubJSON(normal); err != nil {
+		return nil, bad("", "not a result record: %v", err)
+	}
 	var run record.Run
 	if err := json.Unmarshal(normal, &run); err != nil {
 		return nil, bad("", "not a result record: %v", err)

@@ -122,6 +122,11 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 				return nil, &errBatchItem{i, s.wrapErr("saving the ranking decision of run "+run.ID+" in", err)}
 			}
 		}
+		if h := run.DeleteTokenSHA256; h != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO run_deletions (run_id, token_sha256) VALUES ($1, $2)`, run.ID, h); err != nil {
+				return nil, &errBatchItem{i, s.wrapErr("saving the deletion token of run "+run.ID+" in", err)}
+			}
+		}
 		if len(run.Flags) == 0 { // only listed runs count (migration 00008)
 			counts[countKeyOf(run, nameID)]++
 			nameTexts[nameID] = texts[j]

@@ -6,7 +6,8 @@
 // (the source of truth; exports and the server's raw download read it back byte for byte), and
 // as a few columns the caller extracts from it (board, device, link, scores, one row per test)
 // so that lists, filters and rankings need not parse JSON. The store does not interpret the
-// record beyond checking it is a JSON object: it must not know the record's schema, probe
+// record beyond checking it is a JSON object (one migration excepted: scrub.go removes what
+// record.PrivateFields names from uploaded records): it must not know the record's schema, probe
 // devices, run benchmarks or render anything. Every statement is parameterised.
 //
 // Two small tables are kept in step with runs in the transaction that saves them (counts.go):

@@ -82,6 +82,7 @@ func (s *Store) migrations() (*goose.Provider, error) {
 	opts := []goose.ProviderOption{
 		goose.WithExcludeNames(exclude),
 		goose.WithSlog(slog.New(slog.DiscardHandler)), // never print: --json owns stdout
+		goose.WithGoMigrations(goMigrations()...),
 	}
 	gd := goose.DialectSQLite3
 	if s.dialect == postgresDialect {

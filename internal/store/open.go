@@ -35,6 +35,7 @@ type Store struct {
 	where   string // the database as a user would name it, for messages (no password)
 
 	sizes sizes // counts query plans use (aggregate.go)
+	idle  int   // idle connections kept (Ping drops them when the database stopped answering)
 }
 
 // Options bound what an open Store holds. The zero value keeps database/sql's unbounded
@@ -89,6 +90,7 @@ func OpenWith(ctx context.Context, dsn string, o Options) (*Store, error) {
 		idle = min(idle, o.MaxConns)
 	}
 	s.db.SetMaxIdleConns(idle)
+	s.idle = idle
 	s.db.SetConnMaxIdleTime(5 * time.Minute)
 	if _, err := s.migrate(ctx); err != nil {
 		s.db.Close()

@@ -175,7 +175,7 @@ func (s *Store) DeleteRun(ctx context.Context, id string) error {
 	if err := tx.QueryRowContext(ctx, `SELECT name_id, search_text FROM runs WHERE id = $1`, id).Scan(&nameID, &text); err != nil {
 		return s.wrapErr("deleting run "+id+" from", err)
 	}
-	for _, q := range []string{`DELETE FROM run_rank WHERE run_id = $1`, `DELETE FROM tests WHERE run_id = $1`, `DELETE FROM runs WHERE id = $1`} {
+	for _, q := range []string{`DELETE FROM run_rank WHERE run_id = $1`, `DELETE FROM run_deletions WHERE run_id = $1`, `DELETE FROM tests WHERE run_id = $1`, `DELETE FROM runs WHERE id = $1`} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return s.wrapErr("deleting run "+id+" from", err)
 		}

@@ -41,6 +41,10 @@ type Run struct {
 	// Moderation is what the operator decided (SetModeration): ModerationAuto, ModerationHidden
 	// or ModerationApproved. Saving ignores it; read back.
 	Moderation string
+	// DeleteTokenSHA256 is the hex SHA-256 of the token that lets the uploader delete the run
+	// (deletion.go); empty: none. Saving keeps it when the run is new (not for a duplicate);
+	// reading never returns it.
+	DeleteTokenSHA256 string
 	// Listed reports whether the run counts in lists, searches, counts and figures: approved,
 	// or neither hidden nor flagged. Saving ignores it; read back.
 	Listed bool

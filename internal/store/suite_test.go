@@ -581,6 +581,9 @@ func migrationCount(t *testing.T) int {
 			versions[v] = true
 		}
 	}
+	for _, m := range goMigrations() {
+		versions[m.Version] = true
+	}
 	return len(versions)
 }
 
@@ -601,8 +604,13 @@ func latestMigration(t *testing.T) int64 {
 			max = v
 		}
 	}
+	for _, m := range goMigrations() {
+		max = maxOf(max, m.Version)
+	}
 	return max
 }
+
+func maxOf(a, b int64) int64 { return max(a, b) }
 
 func fsGlob(fsys fs.FS) ([]string, error) { return fs.Glob(fsys, "*.sql") }
 

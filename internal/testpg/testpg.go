@@ -32,6 +32,25 @@ const superuser = "postgres"
 // its directory removed when t ends.
 func Start(t testing.TB) string {
 	t.Helper()
+	return NewDatabase(t, StartCluster(t).URL)
+}
+
+// Cluster is a started test server that a test can stop and start again (a database outage
+// under a running client). URL is its postgres database's URL, as NewDatabase takes it.
+type Cluster struct {
+	c   *cluster
+	URL string
+}
+
+// Stop stops the server at once (connections are cut, as in a crash); Start starts it again on
+// the same port, with its data.
+func (c *Cluster) Stop() error { return c.c.halt() }
+
+func (c *Cluster) Start() error { return c.c.start() }
+
+// StartCluster creates and starts a PostgreSQL cluster, stopped and removed when t ends.
+func StartCluster(t testing.TB) *Cluster {
+	t.Helper()
 	bin, err := findBinDir()
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -51,7 +70,7 @@ func Start(t testing.TB) string {
 	if err := c.start(); err != nil {
 		t.Fatalf("testpg: %v", err)
 	}
-	return NewDatabase(t, c.url("postgres"))
+	return &Cluster{c: c, URL: c.url("postgres")}
 }
 
 var dbSeq atomic.Int64
@@ -169,18 +188,20 @@ func newCluster(bin string) (*cluster, error) {
 }
 
 // start picks a free port and starts the server; a port taken between the pick and the bind is
-// retried with another.
+// retried with another. Started again after halt, it keeps its port.
 func (c *cluster) start() error {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			return err
+		if c.port == 0 || attempt > 0 {
+			port, err := freePort()
+			if err != nil {
+				return err
+			}
+			c.port = port
 		}
-		c.port = port
 		// fsync and full-page writes off: a test server never survives an OS crash anyway.
-		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50", port, c.dir)
-		err = c.run("pg_ctl", "-D", c.dataDir(), "-l", c.logFile(), "-w", "-t", "60", "-o", opts, "start")
+		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50", c.port, c.dir)
+		err := c.run("pg_ctl", "-D", c.dataDir(), "-l", c.logFile(), "-w", "-t", "60", "-o", opts, "start")
 		if err == nil {
 			c.started = true
 			return nil
@@ -195,6 +216,11 @@ func (c *cluster) start() error {
 
 func (c *cluster) stop() error {
 	defer os.RemoveAll(c.dir)
+	return c.halt()
+}
+
+// halt stops a started server and keeps its directory.
+func (c *cluster) halt() error {
 	if !c.started {
 		return nil
 	}
@@ -202,6 +228,7 @@ func (c *cluster) stop() error {
 	if err := c.run("pg_ctl", "-D", c.dataDir(), "-m", "immediate", "-w", "-t", "60", "stop"); err != nil {
 		return fmt.Errorf("stopping the test server: %w", err)
 	}
+	c.started = false
 	return nil
 }
 

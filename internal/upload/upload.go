@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/iomark/iomark/internal/record"
 )
 
 // MaxRecordBytes is the largest record a results server accepts (server.MaxBodyBytes; the
@@ -17,101 +19,129 @@ import (
 const MaxRecordBytes = 1 << 20
 
 // Submit uploads one result record (JSON as `iomark run --json` prints it) to the results server
-// at serverURL and returns the stored result's id and permalink. Any key named "hostname" is
-// removed first, at any depth: hostnames are never sent; nor are paths that may hold a user
-// name (target.path, mount.mount_point). Uploading a record the server already
+// at serverURL and returns the stored result's id and permalink. What is private is removed
+// first (record.ScrubJSON): hostnames, local paths, mount points and sources, user names and
+// addresses in mount options, a network copy's peer. Uploading a record the server already
 // holds succeeds with the same answer.
 func Submit(ctx context.Context, serverURL string, rec []byte) (id, permalink string, err error) {
-	u, err := url.Parse(strings.TrimRight(serverURL, "/"))
+	a, err := Send(ctx, serverURL, rec)
+	return a.ID, a.URL, err
+}
+
+// Answer is what the server said of an upload.
+type Answer struct {
+	ID, URL string // URL: the permalink, absolute
+	// DeleteToken deletes the result (Delete); only a new upload's answer has one, and only its
+	// uploader ever receives it: keep it.
+	DeleteToken string
+	Duplicate   bool
+}
+
+// Send is Submit, returning the server's whole answer.
+func Send(ctx context.Context, serverURL string, rec []byte) (Answer, error) {
+	id, permalink, token, dup, err := send(ctx, serverURL, rec)
+	return Answer{ID: id, URL: permalink, DeleteToken: token, Duplicate: dup}, err
+}
+
+// ServerKey is how a server URL is written where deletion tokens are kept: without a trailing
+// slash.
+func ServerKey(serverURL string) string { return strings.TrimRight(serverURL, "/") }
+
+func parseServer(serverURL string) (*url.URL, error) {
+	u, err := url.Parse(ServerKey(serverURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", "", fmt.Errorf("submit: %q is not a server URL: give http(s)://host[:port]", serverURL)
+		return nil, fmt.Errorf("%q is not a server URL: give http(s)://host[:port]", serverURL)
+	}
+	return u, nil
+}
+
+// Delete deletes result id from the server with the token its upload was answered with.
+func Delete(ctx context.Context, serverURL, id, token string) error {
+	u, err := parseServer(serverURL)
+	if err != nil {
+		return fmt.Errorf("delete: %w", err)
+	}
+	endpoint := u.String() + "/api/v1/results/" + url.PathEscape(id)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, endpoint, nil)
+	if err != nil {
+		return fmt.Errorf("delete: %w", err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
+	if err != nil {
+		return fmt.Errorf("delete: reaching %s: %w; check the URL and that the server is up", endpoint, err)
+	}
+	defer resp.Body.Close()
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("delete: the server refused (%s): %s", resp.Status, errorText(answer))
+	}
+	return nil
+}
+
+// errorText is the error of a JSON error body, else the body, shortened.
+func errorText(answer []byte) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	msg := strings.TrimSpace(string(answer))
+	if json.Unmarshal(answer, &e) == nil && e.Error != "" {
+		msg = e.Error
+	}
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	return msg
+}
+
+func send(ctx context.Context, serverURL string, rec []byte) (id, permalink, token string, dup bool, err error) {
+	u, err := parseServer(serverURL)
+	if err != nil {
+		return "", "", "", false, fmt.Errorf("submit: %w", err)
 	}
 	body, err := stripPrivate(rec)
 	if err != nil {
-		return "", "", fmt.Errorf("submit: %w", err)
+		return "", "", "", false, fmt.Errorf("submit: %w", err)
 	}
 	if len(body) > MaxRecordBytes {
-		return "", "", fmt.Errorf("submit: the record is %d bytes, above the server's 1 MiB limit", len(body))
+		return "", "", "", false, fmt.Errorf("submit: the record is %d bytes, above the server's 1 MiB limit", len(body))
 	}
 	endpoint := u.String() + "/api/v1/results"
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return "", "", fmt.Errorf("submit: %w", err)
+		return "", "", "", false, fmt.Errorf("submit: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	client := &http.Client{Timeout: 60 * time.Second}
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", "", fmt.Errorf("submit: uploading to %s: %w; check the URL and that the server is up", endpoint, err)
+		return "", "", "", false, fmt.Errorf("submit: uploading to %s: %w; check the URL and that the server is up", endpoint, err)
 	}
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		var e struct {
-			Error string `json:"error"`
-		}
-		msg := strings.TrimSpace(string(answer))
-		if json.Unmarshal(answer, &e) == nil && e.Error != "" {
-			msg = e.Error
-		}
-		if len(msg) > 300 {
-			msg = msg[:300] + "…"
-		}
-		return "", "", fmt.Errorf("submit: the server refused the record (%s): %s", resp.Status, msg)
+		return "", "", "", false, fmt.Errorf("submit: the server refused the record (%s): %s", resp.Status, errorText(answer))
 	}
 	var ok struct {
-		ID  string `json:"id"`
-		URL string `json:"url"`
+		ID          string `json:"id"`
+		URL         string `json:"url"`
+		DeleteToken string `json:"delete_token"`
+		Duplicate   bool   `json:"duplicate"`
 	}
 	if err := json.Unmarshal(answer, &ok); err != nil || ok.ID == "" || ok.URL == "" {
-		return "", "", fmt.Errorf("submit: %s answered %s without an id and url: is it an iomark server?", endpoint, resp.Status)
+		return "", "", "", false, fmt.Errorf("submit: %s answered %s without an id and url: is it an iomark server?", endpoint, resp.Status)
 	}
 	// A server without a public base URL answers a path: it is on the server posted to.
 	link, err := u.Parse(ok.URL)
 	if err != nil {
-		return "", "", fmt.Errorf("submit: %s answered a permalink %q that is not a URL", endpoint, ok.URL)
+		return "", "", "", false, fmt.Errorf("submit: %s answered a permalink %q that is not a URL", endpoint, ok.URL)
 	}
-	return ok.ID, link.String(), nil
+	return ok.ID, link.String(), ok.DeleteToken, ok.Duplicate, nil
 }
 
-// stripPrivate removes every "hostname" key of a JSON object at any depth, and the paths of
-// privatePaths, keeping the rest as a JSON value (numbers as written).
+// stripPrivate removes what record.PrivateFields lists, private mount options and every
+// hostname, keeping the rest as written.
 func stripPrivate(rec []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(rec))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("the record is not JSON: %w", err)
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("the record is not a JSON object")
-	}
-	strip(obj)
-	for _, p := range privatePaths {
-		if sub, ok := obj[p[0]].(map[string]any); ok {
-			delete(sub, p[1])
-		}
-	}
-	return json.Marshal(obj)
-}
-
-// privatePaths are keys of a record that can name the user (/home/alice, /media/alice/CARD).
-var privatePaths = [][2]string{{"target", "path"}, {"mount", "mount_point"}}
-
-func strip(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if strings.EqualFold(k, "hostname") || strings.EqualFold(k, "host_name") {
-				delete(x, k)
-				continue
-			}
-			strip(e)
-		}
-	case []any:
-		for _, e := range x {
-			strip(e)
-		}
-	}
+	out, _, err := record.ScrubJSON(rec)
+	return out, err
 }

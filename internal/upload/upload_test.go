@@ -11,14 +11,14 @@ import (
 )
 
 func TestStripPrivate(t *testing.T) {
-	in := `{"id":"r1","hostname":"box","host":{"model":"Pi","HostName":"box"},"tests":[{"name":"a","host_name":"box","iops":1e3}],` +
-		`"target":{"path":"/home/alice/bench","kind":"dir"},"mount":{"mount_point":"/media/alice/CARD","fstype":"ext4"}}`
+	in := `{"id":"r1","hostname":"box","host":{"model":"Pi","HostName":"box"},"tests":[{"name":"a","host_name":"box","iops":1e3,"network":{"peer":"10.1.2.3"}}],` +
+		`"target":{"path":"/home/alice/bench","kind":"dir"},"mount":{"mount_point":"/media/alice/CARD","source":"/dev/sdz1","options":"rw,uid=1000","fstype":"ext4"}}`
 	out, err := stripPrivate([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(out)
-	for _, gone := range []string{"box", "alice"} {
+	for _, gone := range []string{"box", "alice", "10.1.2.3", "sdz1", "uid="} {
 		if strings.Contains(s, gone) {
 			t.Errorf("%q still sent: %s", gone, s)
 		}
