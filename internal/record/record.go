@@ -171,6 +171,14 @@ type Sustained struct {
 	SteadyMBPerS   float64 `json:"steady_mb_per_s,omitempty"`
 	ThermalSuspect bool    `json:"thermal_suspect,omitempty"` // the drop came with rising drive temperature
 	WrittenBytes   int64   `json:"written_bytes"`
+	// AverageMBPerS is the whole write's average (bytes over time, the cache included); the
+	// test's own MB/s is the rate a long copy keeps (SteadyMBPerS, else AfterMBPerS, else this).
+	AverageMBPerS float64 `json:"average_mb_per_s,omitempty"`
+	// StopReason says what ended the write: "settled" (the rate after the cliff settled),
+	// "size" (it reached its byte bound), "free-space" (the filesystem's free space less the
+	// margin), "byte-budget" (the profile's write budget), "time", "time-budget" (the profile's
+	// time left) or "interrupted". Absent in records made before iomark said.
+	StopReason string `json:"stop_reason,omitempty"`
 }
 
 // Scores are single-number summaries. Absent means not computed for this profile.

@@ -20,10 +20,13 @@ func sustainedLines(r *record.Run) []string {
 			continue
 		}
 		line := fmt.Sprintf("%s: wrote %s; ", t.Name, fmtBytes(s.WrittenBytes))
-		if s.CliffFound {
+		switch {
+		case s.CliffFound:
 			line += fmt.Sprintf("cliff after %s and %s: %s MB/s before, %s MB/s after (%.0f%% drop)",
 				fmtSeconds(s.CliffAtS), fmtBytes(s.CliffAtBytes), fmtRate(s.BeforeMBPerS), fmtRate(s.AfterMBPerS), s.DropPct)
-		} else {
+		case s.StopReason == "interrupted":
+			line += "no cliff before it was interrupted"
+		default:
 			line += "no cliff: the rate never fell for good"
 		}
 		switch {
@@ -34,9 +37,26 @@ func sustainedLines(r *record.Run) []string {
 		default:
 			line += "; never steady by the SNIA rule before the write ended"
 		}
+		if s.AverageMBPerS > 0 {
+			line += fmt.Sprintf("; %s MB/s averaged over the whole write", fmtRate(s.AverageMBPerS))
+		}
+		if why := stopWords[s.StopReason]; why != "" {
+			line += "; stopped: " + why
+		}
 		out = append(out, line, "  heat: "+thermalVerdict(r, t))
 	}
 	return out
+}
+
+// stopWords say what ended a sustained write (record.Sustained.StopReason).
+var stopWords = map[string]string{
+	"settled":     "the rate after the cliff had settled",
+	"size":        "it reached its size bound",
+	"free-space":  "the filesystem's free space (less the margin kept free) ran out",
+	"byte-budget": "the profile's write budget was spent",
+	"time":        "it reached its time bound",
+	"time-budget": "the profile's time was spent",
+	"interrupted": "interrupted",
 }
 
 // thermalVerdict is the heat judgement of a sustained write (advice.ThermalSuspect, kept in

@@ -322,6 +322,10 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 	if !s.SteadyState || !within(s.SteadyMBPerS, 10, labTolerance) || !s.ThermalSuspect {
 		t.Errorf("after the cliff %+v: want steady at 10 MB/s and heat suspected", *s)
 	}
+	// The test's figure is the settled rate a long copy keeps; the average stays beside it.
+	if !within(rt.MBPerS, 10, labTolerance) || s.AverageMBPerS <= rt.MBPerS || s.StopReason != "settled" {
+		t.Errorf("headline %.2f MB/s, average %.2f, stop %q: want 10 MB/s settled, the average above it", rt.MBPerS, s.AverageMBPerS, s.StopReason)
+	}
 	if s.WrittenBytes >= 400*profile.MiB || out.DurationS > 35 {
 		t.Errorf("wrote %d profile.MiB in %.0f s: the write should stop once the rate settled", s.WrittenBytes/profile.MiB, out.DurationS)
 	}

@@ -20,7 +20,7 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	ss := t.Sustained
 	budget := profile.TestBudget(t, r.p.MaxDuration, time.Since(r.start), profile.BudgetsFrom(r.p.Tests[i:]))
 	dur := min(ss.MaxDuration, budget)
-	region, err := r.sustainedRegion(t, ss)
+	region, bound, err := r.sustainedRegion(t, ss)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +60,20 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 		// rounds it differently (see stats.SettledRate), and the record says what stopped it.
 		rt.Sustained.SteadyState, rt.Sustained.SteadyMBPerS = true, settledMBPerS
 	}
+	s := rt.Sustained
+	switch {
+	case steadyStop:
+		s.StopReason = "settled"
+	case runErr != nil || res.Interrupted:
+		s.StopReason = "interrupted"
+	case res.Bytes >= region-int64(t.BlockSize):
+		s.StopReason = bound
+	case dur < ss.MaxDuration:
+		s.StopReason = "time-budget"
+	default:
+		s.StopReason = "time"
+	}
+	headline(rt)
 	if steadyStop {
 		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, fmtBytes(res.Bytes))
 	}
@@ -69,30 +83,52 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 // minSustainedBytes is the least a sustained write must have room for to say anything.
 const minSustainedBytes = 64 * profile.MiB
 
+// headline makes a sustained test's figure the rate a long copy keeps: the settled rate, else
+// the rate after the cliff, else the whole write's average, which the analysis keeps as what
+// it is (AverageMBPerS). IOPS and MiB/s follow, so the figures still agree with each other.
+func headline(rt *record.Test) {
+	s := rt.Sustained
+	s.AverageMBPerS = rt.MBPerS
+	v := rt.MBPerS
+	switch {
+	case s.SteadyState && s.SteadyMBPerS > 0:
+		v = s.SteadyMBPerS
+	case s.CliffFound && s.AfterMBPerS > 0:
+		v = s.AfterMBPerS
+	}
+	rt.MBPerS, rt.MiBPerS = v, v*1e6/float64(profile.MiB)
+	if rt.BS > 0 {
+		rt.IOPS = v * 1e6 / float64(rt.BS)
+	}
+}
+
 // sustainedRegion is the byte range the write covers: fresh space a copy would allocate,
-// within the profile's byte budget.
-func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int64, error) {
+// within the profile's byte budget, and which bound set it: "size", "byte-budget" or
+// "free-space".
+func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int64, string, error) {
 	bs := int64(t.BlockSize)
-	region := ss.MaxBytes
-	if b := r.p.MaxBytesWritten; b > 0 {
-		region = min(region, b-r.rec.BytesWritten)
+	region, bound := ss.MaxBytes, "size"
+	if b := r.p.MaxBytesWritten; b > 0 && b-r.rec.BytesWritten < region {
+		region, bound = b-r.rec.BytesWritten, "byte-budget"
 	}
 	switch {
 	case r.file != nil:
 		var st unix.Statfs_t
 		if err := unix.Statfs(r.file.Dir, &st); err != nil {
-			return 0, fmt.Errorf("free space of %s: %w", r.file.Dir, err)
+			return 0, "", fmt.Errorf("free space of %s: %w", r.file.Dir, err)
 		}
 		free := int64(st.Bavail)*int64(st.Bsize) + r.file.SizeBytes - ss.FreeMarginBytes
-		region = min(region, free)
+		if free < region {
+			region, bound = free, "free-space"
+		}
 		if region < minSustainedBytes {
-			return 0, fmt.Errorf("%s has too little free space for a sustained write (%s left after keeping %s free): free some space or pick another directory",
+			return 0, "", fmt.Errorf("%s has too little free space for a sustained write (%s left after keeping %s free): free some space or pick another directory",
 				r.file.Dir, engine.FormatSize(max(region, 0)-max(region, 0)%profile.MiB), engine.FormatSize(ss.FreeMarginBytes))
 		}
 		region -= region % bs
 		// Sparse: the write allocates as it goes, as a copy does, and nothing is laid out.
 		if err := r.file.Truncate(region); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		r.workingSet = region
 	case r.rec.Target.Kind == "block":
@@ -104,7 +140,7 @@ func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int
 			region = min(region, fi.Size())
 		}
 	}
-	return region - region%bs, nil
+	return region - region%bs, bound, nil
 }
 
 // sustained is the record of a sustained write's analysis (stats.AnalyseSustained, over
