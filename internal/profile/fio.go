@@ -56,37 +56,42 @@ func (s FioShape) Args() ([]string, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	args := []string{"--name=" + s.Name, "--filename=" + s.Filename}
+	// Options are written without their dashes, added once at the end.
+	opts := []string{"name=" + s.Name, "filename=" + s.Filename}
 	if s.Device {
-		args = append(args, "--readonly")
+		opts = append(opts, "readonly")
 	}
 	if s.SizeBytes > 0 {
-		args = append(args, "--size="+fioSize(s.SizeBytes))
+		opts = append(opts, "size="+fioSize(s.SizeBytes))
 	}
-	args = append(args, "--rw="+string(s.Op), "--bs="+fioSize(int64(s.BS)), "--ioengine="+string(s.Engine))
+	opts = append(opts, "rw="+string(s.Op), "bs="+fioSize(int64(s.BS)), "ioengine="+string(s.Engine))
 	iodepth, numjobs := s.QD, s.Jobs
 	if s.Engine == engine.EnginePsync {
 		iodepth, numjobs = 1, s.QD*s.Jobs
 	} else {
-		args = append(args, "--fixedbufs", "--registerfiles")
+		opts = append(opts, "fixedbufs", "registerfiles")
 	}
-	args = append(args, "--iodepth="+strconv.Itoa(iodepth), "--numjobs="+strconv.Itoa(numjobs))
+	opts = append(opts, "iodepth="+strconv.Itoa(iodepth), "numjobs="+strconv.Itoa(numjobs))
 	if numjobs > 1 {
-		args = append(args, "--group_reporting")
+		opts = append(opts, "group_reporting")
 	}
-	args = append(args, "--direct="+boolOpt(s.Direct))
+	opts = append(opts, "direct="+boolOpt(s.Direct))
 	if s.Op.Random() {
-		args = append(args, "--norandommap")
+		opts = append(opts, "norandommap")
 	}
 	if s.Op.Writes() {
-		args = append(args, "--overwrite=1")
+		opts = append(opts, "overwrite=1")
 		if s.EndFsync {
-			args = append(args, "--end_fsync=1")
+			opts = append(opts, "end_fsync=1")
 		}
 	}
-	args = append(args, "--time_based", "--runtime="+fioTime(s.Runtime))
+	opts = append(opts, "time_based", "runtime="+fioTime(s.Runtime))
 	if s.Ramp > 0 {
-		args = append(args, "--ramp_time="+fioTime(s.Ramp))
+		opts = append(opts, "ramp_time="+fioTime(s.Ramp))
+	}
+	args := make([]string, len(opts))
+	for i, o := range opts {
+		args[i] = "--" + o
 	}
 	return args, nil
 }
