@@ -196,13 +196,17 @@ func profileTest(profileName, testName string) (Test, bool) {
 	return Test{}, false
 }
 
-// fioRound turns recorded seconds into a duration in whole milliseconds, fio's finest time
-// unit worth printing.
+// fioRound turns recorded seconds into a duration in whole 10 ms: a measured window of
+// 3.0016 s is a 3 s run that ended with its I/O in flight, and fio's line reads --runtime=3.
+// Anything shorter than 10 ms is kept to the millisecond.
 func fioRound(s float64) time.Duration {
 	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) || s > 1e6 {
 		return 0
 	}
-	return time.Duration(math.Round(s*1000)) * time.Millisecond
+	if s < 0.01 {
+		return time.Duration(math.Round(s*1000)) * time.Millisecond
+	}
+	return time.Duration(math.Round(s*100)) * 10 * time.Millisecond
 }
 
 // fioTime writes d as fio's time options take it: whole seconds bare, else milliseconds with

@@ -37,7 +37,7 @@ func TestFioFor(t *testing.T) {
 			test: record.Test{Name: "seq-write-1m", Op: "write", BS: 1 << 20, QD: 1, Jobs: 1, Engine: "psync", Direct: true,
 				DurationS: 0.4123, WorkingSetBytes: 128 << 20, RampS: 0.1},
 			want: "--name=seq-write-1m --filename=iomark-fio.tmp --size=128m --rw=write --bs=1m --ioengine=psync " +
-				"--iodepth=1 --numjobs=1 --direct=1 --overwrite=1 --time_based --runtime=412ms --ramp_time=600ms",
+				"--iodepth=1 --numjobs=1 --direct=1 --overwrite=1 --time_based --runtime=410ms --ramp_time=600ms",
 		},
 		{
 			name: "random read through io_uring at QD32",

@@ -33,6 +33,7 @@ func Fio(w io.Writer, run *record.Run) error {
 	}
 	b.WriteString("# iomark repeated each test, after a discarded warm-up, until its 95% interval was within\n" +
 		"# ±5% (or its budget ran out) and reports the median run; fio runs each job once.\n")
+	lines, lastDerived := 0, ""
 	for _, t := range run.Tests {
 		s, derived, err := profile.FioFor(run, t)
 		b.WriteString("\n")
@@ -46,14 +47,20 @@ func Fio(w io.Writer, run *record.Run) error {
 			continue
 		}
 		fmt.Fprintf(&b, "# %s: iomark %s; compare fio's %s.\n", t.Name, fioFigure(t), fioReads(t))
-		if len(derived) > 0 {
-			fmt.Fprintf(&b, "# (%s)\n", strings.Join(derived, "; "))
+		// What came from the profile rather than the record, said once while it stays the same.
+		if d := strings.Join(derived, "; "); d != "" && d != lastDerived {
+			fmt.Fprintf(&b, "# (this line and those below: %s)\n", d)
+			lastDerived = d
 		}
+		lines++
 		quoted := make([]string, len(args))
 		for i, a := range args {
 			quoted[i] = shellQuote(a)
 		}
 		fmt.Fprintf(&b, "fio %s\n", strings.Join(quoted, " "))
+	}
+	if lines > 0 && run.Target.Kind != "block" {
+		fmt.Fprintf(&b, "\n# rm %s\n", profile.FioFileName)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
