@@ -14,7 +14,7 @@ func init() { subcommands = append(subcommands, newShowCmd) }
 
 func newShowCmd() *cobra.Command {
 	var dsn string
-	var asJSON, latency bool
+	var asJSON, latency, fio bool
 	cmd := &cobra.Command{
 		Use:   "show [RUN]",
 		Short: "Show a saved run (default: the latest)",
@@ -36,12 +36,17 @@ func newShowCmd() *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(run)
 			}
+			if fio {
+				return report.Fio(out, run)
+			}
 			return report.Terminal(out, run, report.TermOptions{Color: isTerminal(out), Latency: latency})
 		},
 	}
 	addDBFlag(cmd, &dsn)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result record as JSON")
 	cmd.Flags().BoolVar(&latency, "latency", false, "show latency percentiles of every test")
+	cmd.Flags().BoolVar(&fio, "fio", false, "print the fio command line equivalent to each test, to run from the benchmarked directory")
+	cmd.MarkFlagsMutuallyExclusive("json", "fio")
 	return cmd
 }
 

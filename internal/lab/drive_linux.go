@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Up brings up an emulated drive: a random-filled image in /dev/shm, attached to a free loop
@@ -115,7 +116,7 @@ func (d *Drive) LazyUnmount() error {
 func (d *Drive) Down() error {
 	var errs []error
 	if d.mounted {
-		if _, err := run("umount", d.Mnt); err != nil {
+		if err := unmount(d.Mnt); err != nil {
 			errs = append(errs, fmt.Errorf("lab: unmount %s (is a file under it still open?): %w", d.Mnt, err))
 		} else {
 			d.mounted = false
@@ -142,6 +143,23 @@ func (d *Drive) Down() error {
 	}
 	return errors.Join(errs...)
 }
+
+// unmount unmounts mnt, waiting up to unmountWait while it is busy: a process that used
+// io_uring with registered files (fio --registerfiles) keeps them open after it exits, until
+// the kernel tears its ring down a moment later, so an unmount right after it can fail.
+func unmount(mnt string) error {
+	deadline := time.Now().Add(unmountWait)
+	for {
+		_, err := run("umount", mnt)
+		if err == nil || !strings.Contains(err.Error(), "busy") || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// unmountWait bounds unmount's wait for a busy mount.
+const unmountWait = 5 * time.Second
 
 // detach clears the rules and detaches the device, if it is still backed by our image.
 func (d *Drive) detach() error {

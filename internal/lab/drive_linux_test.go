@@ -5,11 +5,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
+
+	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/profile"
 )
 
 // The limits the lab README measured fio against: 2600/700 IOPS, 40/20 MB/s.
@@ -44,7 +47,7 @@ func TestFioMeasuresLimits(t *testing.T) {
 			// jobs compiled. One more attempt tells that apart from a wrong emulation.
 			const attempts = 2
 			for attempt := 1; attempt <= attempts; attempt++ {
-				r, err := RunFio(fioJobArgs(d.Dev, tt.rw, tt.bs, tt.engine, tt.qd)...)
+				r, err := RunFio(fioJobArgs(t, d.Dev, tt.rw, tt.bs, tt.engine, tt.qd)...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -63,12 +66,19 @@ func TestFioMeasuresLimits(t *testing.T) {
 	}
 }
 
-func fioJobArgs(dev, rw, bs, engine string, qd int) []string {
-	args := []string{"--name=x", "--filename=" + dev, "--rw=" + rw, "--bs=" + bs,
-		"--ioengine=" + engine, "--iodepth=" + strconv.Itoa(qd), "--direct=1", "--numjobs=1",
-		"--time_based", "--runtime=4", "--ramp_time=1"}
-	if engine == "io_uring" {
-		args = append(args, "--fixedbufs", "--registerfiles")
+// fioJobArgs is the fio job of a shape, built by the function that maps iomark's tests to fio
+// (profile.FioShape), so the lab measures with the options `iomark show --fio` prints: 4 s
+// measured after a 1 s ramp, over the whole device.
+func fioJobArgs(t *testing.T, dev, rw, bs, eng string, qd int) []string {
+	t.Helper()
+	bsBytes, err := engine.ParseSize(bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, err := profile.FioShape{Name: "x", Filename: dev, Op: engine.Pattern(rw), BS: int(bsBytes), QD: qd, Jobs: 1,
+		Engine: engine.Engine(eng), Direct: true, Runtime: 4 * time.Second, Ramp: time.Second}.Args()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return args
 }

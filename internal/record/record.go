@@ -89,9 +89,15 @@ type Test struct {
 	RunValues []float64 `json:"run_values,omitempty"` // the primary figure of each repetition
 	Noisy     bool      `json:"noisy,omitempty"`
 	// DurationS and Bytes are the measured time and bytes of the median repetition.
-	DurationS  float64  `json:"duration_s"`
-	Bytes      int64    `json:"bytes"`
-	CeilingPct *float64 `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
+	DurationS float64 `json:"duration_s"`
+	Bytes     int64   `json:"bytes"`
+	// WorkingSetBytes is the region the median repetition's I/O was spread over (the test
+	// file, or the first bytes of a file or device), and RampS the discarded head of that
+	// repetition, as `iomark job --json` reports them: with the shape above they are the fio
+	// job that measures the same thing (profile.FioFor). Absent in records made before.
+	WorkingSetBytes int64    `json:"working_set_bytes,omitempty"`
+	RampS           float64  `json:"ramp_s,omitempty"`
+	CeilingPct      *float64 `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
 	// CPUPct is the CPU time iomark used during the median repetition per second of it
 	// (100 = one core busy all along).
 	CPUPct float64 `json:"cpu_pct,omitempty"`

@@ -542,7 +542,8 @@ func (r *runner) testRecord(t profile.Test, m *engine.Result) *record.Test {
 	rt := &record.Test{Name: t.Name, Op: string(t.Pattern), BS: t.BlockSize, QD: t.QD, Jobs: t.Jobs,
 		Engine: string(m.Engine), Direct: !t.Buffered, IOPS: m.IOPS, MBPerS: m.MBPerS, MiBPerS: m.MiBPerS,
 		Primary: t.Primary, LatUS: latency(m.LatUS), Runs: 1, RunValues: []float64{primary(t, m)},
-		DurationS: m.DurationS, Bytes: m.Bytes, Series: m.Series, CPUPct: cpuPct(m)}
+		DurationS: m.DurationS, Bytes: m.Bytes, WorkingSetBytes: m.WorkingSetBytes, RampS: m.RampS,
+		Series: m.Series, CPUPct: cpuPct(m)}
 	rt.CeilingPct = ceilingPct(rt.MBPerS, r.env.Probe)
 	r.notes.add(m.EngineNote, t.Name)
 	return rt

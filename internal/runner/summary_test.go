@@ -49,8 +49,16 @@ func TestSummaryIsTheMedianRun(t *testing.T) {
 	tst := profile.Test{Name: "seq-read-1m", Pattern: engine.Read, BlockSize: profile.MiB, QD: 1, Jobs: 1,
 		Primary: profile.PrimaryMBPerS, MinRuns: 3, MaxRuns: 10}
 	runs := []*engine.Result{engineRun(41, 3, 3), engineRun(40, 5, 5), engineRun(39, 4, 4)}
+	for i, res := range runs {
+		// A write test's ramp is replanned per run; the record keeps the median run's.
+		res.WorkingSetBytes, res.RampS = 128*profile.MiB, 0.1*float64(i+1)
+	}
 	rt := r.summarise(tst, runs, []float64{41, 40, 39})
 	med := runs[1]
+	if rt.WorkingSetBytes != 128*profile.MiB || rt.RampS != med.RampS {
+		t.Errorf("working set %d B, ramp %.2f s: want the median run's %d B and %.2f s (show --fio prints them)",
+			rt.WorkingSetBytes, rt.RampS, med.WorkingSetBytes, med.RampS)
+	}
 	if rt.MBPerS != 40 || rt.DurationS != med.DurationS || rt.Bytes != med.Bytes {
 		t.Errorf("figures %.0f MB/s, %.1f s, %d bytes: want the median run's 40 MB/s, %.1f s, %d bytes",
 			rt.MBPerS, rt.DurationS, rt.Bytes, med.DurationS, med.Bytes)

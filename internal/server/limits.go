@@ -208,6 +208,8 @@ var uploadLimits = map[string]limit{
 	"tests[].run_values[]":              rng(0, maxIOPS),
 	"tests[].duration_s":                seconds,
 	"tests[].bytes":                     bytesLim,
+	"tests[].working_set_bytes":         bytesLim,
+	"tests[].ramp_s":                    seconds,
 	"tests[].ceiling_pct":               rng(0, 1e6),
 	"tests[].cpu_pct":                   rng(0, 100*4096), // 100 per busy core
 	"tests[].series":                    items(maxSeries),
