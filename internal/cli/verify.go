@@ -178,10 +178,11 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	}
 	res.Target = target
 	var savedID string
+	var saveErr error
 	if !f.noSave && res.Verdict != flash.Unknown {
 		id, err := saveVerify(ctx, f.dsn, res, rep)
 		if err != nil {
-			fmt.Fprintf(stderr, "iomark: %v — the result is printed below but not saved\n", err)
+			saveErr = fmt.Errorf("the result printed was not saved: %w — iomark info and iomark run will not know it", err)
 		}
 		savedID = id
 	}
@@ -203,7 +204,12 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	case runErr != nil:
 		return withExit(exitFailure, runErr)
 	case res.Verdict == flash.Fake || res.Verdict == flash.Damaged:
+		if saveErr != nil {
+			return withExit(exitVerifyFailed, fmt.Errorf("%s is %s; %w", target, res.Verdict, saveErr))
+		}
 		return withExit(exitVerifyFailed, fmt.Errorf("%s is %s", target, res.Verdict))
+	case saveErr != nil:
+		return withExit(exitFailure, saveErr)
 	}
 	return nil
 }

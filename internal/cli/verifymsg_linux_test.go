@@ -11,7 +11,7 @@ import (
 // TestVerifyErrorsComeBeforeAnyReport: a directory verify cannot write in (here a read-only
 // filesystem) and a bad --size are refused before anything is written or reported.
 func TestVerifyErrorsComeBeforeAnyReport(t *testing.T) {
-	disk := tinyDisk(t, 4<<20)
+	disk := tinyDisk(t, 64<<20) // room for a fill: only the permission stops it
 	if err := syscall.Mount("", disk, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
 		t.Fatal(err)
 	}
