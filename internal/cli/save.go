@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,7 +23,8 @@ func newSaveCmd() *cobra.Command {
 		Long: `save puts result records into the results database as iomark run would have: each FILE
 holds one record, as iomark run --json prints it or as iomark keeps it in
 $XDG_STATE_HOME/iomark/unsaved/ when saving a run failed. A record kept there is removed once
-it is saved. Saving the same run again is harmless.`,
+it is saved. Saving the same record again is harmless; another record under an id already
+saved is refused.`,
 		Example: `  iomark save ~/.local/state/iomark/unsaved/*.json`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -43,10 +45,15 @@ it is saved. Saving the same run again is harmless.`,
 			defer st.Close()
 			dir, _ := unsavedDir()
 			for i, rec := range recs {
-				if err := runstore.Save(cmd.Context(), st, rec, store.SourceLocal); err != nil {
+				err := runstore.Save(cmd.Context(), st, rec, store.SourceLocal)
+				switch {
+				case errors.Is(err, store.ErrDuplicate):
+					fmt.Fprintf(cmd.OutOrStdout(), "run %s was already saved in %s (`iomark show %s`)\n", rec.ID, st.Where(), runstore.ShortID(rec.ID))
+				case err != nil:
 					return withExit(exitFailure, fmt.Errorf("%s: %w", args[i], err))
+				default:
+					fmt.Fprintf(cmd.OutOrStdout(), "run %s saved in %s (`iomark show %s`)\n", rec.ID, st.Where(), runstore.ShortID(rec.ID))
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "run %s saved in %s (`iomark show %s`)\n", rec.ID, st.Where(), runstore.ShortID(rec.ID))
 				if dir != "" && inDir(args[i], dir) {
 					os.Remove(args[i])
 				}
