@@ -66,13 +66,18 @@ func threads(t record.Test) int {
 	return t.Jobs
 }
 
-// cpuBound: the CPU, not the drive, set the pace of a figure.
+// cpuBound: the CPU, not the drive, set the pace of a figure. The finding says what each
+// such test used (engine, threads, cores busy, with the whole each share is of) and the fix
+// names only what was not tried yet.
 func cpuBound(r *record.Run) []record.Finding {
 	cpus := 0
+	governor := ""
 	if r.Host != nil {
-		cpus = r.Host.CPUs
+		cpus, governor = r.Host.CPUs, r.Host.Governor
 	}
 	var bound []string
+	engines := map[string]bool{}
+	fewerThreadsThanCPUs := false
 	for _, t := range r.Tests {
 		usable := threads(t)
 		if cpus > 0 && (usable == 0 || usable > cpus) {
@@ -81,17 +86,56 @@ func cpuBound(r *record.Run) []record.Finding {
 		if usable <= 0 || t.CPUPct <= 0 {
 			continue
 		}
-		if t.CPUPct >= cpuBoundShare*100*float64(usable) {
-			bound = append(bound, fmt.Sprintf("%s (%.0f%% CPU of %d usable)", t.Name, t.CPUPct, usable*100))
+		if t.CPUPct < cpuBoundShare*100*float64(usable) {
+			continue
 		}
+		eng := t.Engine
+		if eng == "" {
+			eng = "an unrecorded engine"
+		}
+		engines[eng] = true
+		fewerThreadsThanCPUs = fewerThreadsThanCPUs || (cpus > 0 && threads(t) < cpus)
+		desc := fmt.Sprintf("%s (%s, %s): %.2f CPU cores busy (%.0f%% of one core) of the %s it could use",
+			t.Name, eng, plural(threads(t), "I/O thread"), t.CPUPct/100, t.CPUPct, plural(usable, "core"))
+		if t.CPUPct > 100*float64(usable) {
+			desc += ", the rest the kernel's work on its behalf"
+		}
+		bound = append(bound, desc)
 	}
 	if len(bound) == 0 {
 		return nil
 	}
+	var fix []string
+	if engines["psync"] {
+		fix = append(fix, "use io_uring (`iomark run --engine io_uring`), which needs fewer system calls per I/O than the psync these tests used")
+	}
+	switch governor {
+	case "performance":
+	case "":
+		fix = append(fix, "check that the CPU governor is performance (/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor)")
+	default:
+		fix = append(fix, fmt.Sprintf("set the CPU governor to performance (it was %s)", governor))
+	}
+	fix = append(fix, "make sure the board is not throttled (`iomark info` reports it)")
+	if fewerThreadsThanCPUs {
+		fix = append(fix, "more jobs (`iomark job --jobs N`) spread the work over more cores")
+	}
+	msg := "the CPU limited " + strings.Join(bound, "; ") + ": the drive may be faster than this figure"
+	if len(engines) == 1 && engines["io_uring"] {
+		msg += " (io_uring was already used)"
+	}
 	return one(record.Finding{ID: "cpu-bound", Severity: record.SeverityWarn,
-		Message:  "the CPU limited " + strings.Join(bound, ", ") + ": the drive may be faster than this figure",
-		Fix:      "use io_uring (`iomark run --engine io_uring`), set the CPU governor to performance, and make sure the board is not throttled; more jobs (`iomark job --jobs N`) can spread the work over more cores",
+		Message:  msg,
+		Fix:      strings.Join(fix, "; "),
 		Evidence: strings.Join(bound, "; ")})
+}
+
+// plural is "1 core", "2 cores".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // Bits of the Raspberry Pi firmware's get_throttled word that are set while a condition

@@ -74,3 +74,42 @@ func TestRunTimeFindings(t *testing.T) {
 		t.Errorf("EvaluateRun(nil) = %#v, want an empty list", got)
 	}
 }
+
+// TestCPUBoundSaysWhatWasUsed: the finding names each test's engine and threads, gives every
+// share with its whole (cores, and one core), and suggests only what was not used: no
+// "use io_uring" after io_uring, no governor change when it was performance.
+func TestCPUBoundSaysWhatWasUsed(t *testing.T) {
+	uring := runOf(0, 4, record.Test{Name: "rand-read-4k-qd32", Engine: "io_uring", QD: 32, Jobs: 1, CPUPct: 123})
+	uring.Host.Governor = "performance"
+	psync := runOf(0, 4, record.Test{Name: "rand-read-4k-qd1", Engine: "psync", QD: 1, Jobs: 1, CPUPct: 97})
+	psync.Host.Governor = "ondemand"
+	for _, c := range []struct {
+		name          string
+		r             *record.Run
+		want, notWant []string
+	}{
+		{"io_uring, performance", uring,
+			[]string{"rand-read-4k-qd32 (io_uring, 1 I/O thread): 1.23 CPU cores busy (123% of one core) of the 1 core it could use, the rest the kernel's work on its behalf", "io_uring was already used", "--jobs N"},
+			[]string{"use io_uring", "governor", "of 100"}},
+		{"psync, ondemand", psync,
+			[]string{"rand-read-4k-qd1 (psync, 1 I/O thread): 0.97 CPU cores busy (97% of one core) of the 1 core it could use", "use io_uring", "(it was ondemand)"},
+			[]string{"already used", "kernel's work"}},
+	} {
+		fs := cpuBound(c.r)
+		if len(fs) != 1 {
+			t.Fatalf("%s: %d findings", c.name, len(fs))
+		}
+		text := fs[0].Message + " | " + fs[0].Fix
+		t.Logf("%s:\n  %s\n  fix: %s", c.name, fs[0].Message, fs[0].Fix)
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: lacks %q:\n%s", c.name, w, text)
+			}
+		}
+		for _, w := range c.notWant {
+			if strings.Contains(text, w) {
+				t.Errorf("%s: says %q:\n%s", c.name, w, text)
+			}
+		}
+	}
+}

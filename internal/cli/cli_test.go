@@ -3,10 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -130,5 +132,33 @@ func TestMeasuredBefore(t *testing.T) {
 		if got := measuredBefore(rec, "the signal"); got != want {
 			t.Errorf("%d tests: %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestRunSuggestsTheMountPointMeant: a mistyped mount point next to a real one (a loop device
+// with ext4, mounted) is answered with that mount point and the drive behind it, not with its
+// parent directory (another filesystem); nothing is benchmarked or created.
+func TestRunSuggestsTheMountPointMeant(t *testing.T) {
+	needDrives(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "cli-typo", SizeMB: 64, FS: "ext4"})
+	base := []rune(filepath.Base(d.Mnt))
+	i := len(base) - 3
+	base[i], base[i+1] = base[i+1], base[i]
+	typo := filepath.Join(filepath.Dir(d.Mnt), string(base))
+	for _, args := range [][]string{{"run", typo, "--no-save"}, {"job", "--target", typo, "--rw", "randread"}} {
+		code, out, errOut := runCLI(t, args...)
+		t.Logf("iomark %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
+		if code != exitFailure || out != "" {
+			t.Errorf("exit %d, stdout %q", code, out)
+		}
+		if !strings.Contains(errOut, "did you mean "+d.Mnt+" — the loop device (loop") {
+			t.Errorf("the mount point meant and its drive are not suggested")
+		}
+		if strings.Contains(errOut, "`iomark run "+filepath.Dir(d.Mnt)+"`") || strings.Contains(errOut, "--target "+filepath.Dir(d.Mnt)+"`") {
+			t.Errorf("the parent directory, another filesystem, is offered as a target")
+		}
+	}
+	if _, err := os.Stat(typo); !os.IsNotExist(err) {
+		t.Errorf("the mistyped path exists now: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -10,12 +11,25 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
+// envDB names the results database when --db is not given, so that a PostgreSQL URL with its
+// password need not be typed on a command line (where ps and shell history keep it).
+const envDB = "IOMARK_DB"
+
 // addDBFlag adds --db to a command that reads or writes the local results database.
 func addDBFlag(cmd *cobra.Command, dsn *string) { addDBFlagTo(cmd.Flags(), dsn) }
 
 // addDBFlagTo adds --db to a flag set (a command's persistent flags: its subcommands' too).
 func addDBFlagTo(fs *pflag.FlagSet, dsn *string) {
-	fs.StringVar(dsn, "db", "", "results database: sqlite:PATH, a file path, or postgres://… (default: the XDG data dir, iomark/results.db)")
+	fs.StringVar(dsn, "db", "", "results database: sqlite:PATH, a file path, postgres://… or host=… dbname=… (default: $"+envDB+
+		", else the XDG data dir, iomark/results.db); a PostgreSQL password can come from PGPASSWORD or ~/.pgpass instead")
+}
+
+// namedDB is the database the user named: --db, else $IOMARK_DB; "" for the default file.
+func namedDB(dsn string) string {
+	if dsn != "" {
+		return dsn
+	}
+	return os.Getenv(envDB)
 }
 
 // openStore opens the results database named by dsn, or the default one.
@@ -25,6 +39,7 @@ func openStore(ctx context.Context, dsn string) (*store.Store, error) {
 
 // openStoreWith is openStore with bounds on connections and caches (a server's).
 func openStoreWith(ctx context.Context, dsn string, o store.Options) (*store.Store, error) {
+	dsn = namedDB(dsn)
 	if dsn == "" {
 		p, err := store.DefaultPath()
 		if err != nil {

@@ -21,7 +21,7 @@ func newExportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export [RUN]",
 		Short: "Export a saved run as json, csv, md, html, png, svg or sbc-reviews (the block to paste into an sbc-reviews issue)",
-		Long: `Export a saved run (default: the latest). Charts (png, svg, and inside html) set the
+		Long: `Export a saved run (default: the newest complete run). Charts (png, svg, and inside html) set the
 run's figures beside comparable published results; --chart sustained draws the
 sustained-write curve with temperatures.`,
 		Example: `  iomark export --format md
@@ -44,6 +44,9 @@ sustained-write curve with temperatures.`,
 			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
 			if err != nil {
 				return withExit(exitFailure, err)
+			}
+			if ref := strings.TrimSpace(strings.ToLower(firstArg(args))); ref == "" || ref == "latest" {
+				passedOver(cmd.Context(), cmd.ErrOrStderr(), st, run.ID)
 			}
 			published, err := refdata.Load()
 			if err != nil {

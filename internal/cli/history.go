@@ -41,13 +41,14 @@ func newHistoryCmd() *cobra.Command {
 				type row struct {
 					ID, CreatedAt, Profile, DeviceKey, DeviceClass, Vendor, Model, Board string
 					ScoreIomark, ScorePibenchmarks                                       *float64
+					Interrupted                                                          bool     `json:",omitempty"`
 					PriceUSD, USDPerMBPerS, USDPerIOPS                                   *float64 `json:",omitempty"`
 				}
 				rows := make([]row, 0, len(runs))
 				for _, r := range runs {
 					jr := row{ID: r.ID, CreatedAt: r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), Profile: r.Profile,
 						DeviceKey: r.DeviceKey, DeviceClass: r.DeviceClass, Vendor: r.Vendor, Model: r.Model, Board: r.Board,
-						ScoreIomark: r.ScoreIomark, ScorePibenchmarks: r.ScorePibenchmarks}
+						ScoreIomark: r.ScoreIomark, ScorePibenchmarks: r.ScorePibenchmarks, Interrupted: runstore.Interrupted(r.Record)}
 					if rec, err := record.Decode(r.Record); err == nil {
 						if p, ok := compare.PriceOf(rec); ok {
 							jr.PriceUSD = &p.PriceUSD
@@ -71,16 +72,28 @@ func newHistoryCmd() *cobra.Command {
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "RUN\tDATE\tPROFILE\tDEVICE\tBOARD\tSCORE\tPRICE")
+			anyInterrupted := false
 			for _, r := range runs {
+				profile := r.Profile
+				if runstore.Interrupted(r.Record) {
+					profile += " (interrupted)"
+					anyInterrupted = true
+				}
 				dev := joinNonEmpty(r.DeviceClass, r.Vendor, r.Model)
 				price := "-"
 				if rec, err := record.Decode(r.Record); err == nil {
 					price = report.PriceCell(rec)
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", runstore.ShortID(r.ID), r.CreatedAt.Local().Format("2006-01-02 15:04"),
-					r.Profile, orDash(dev), orDash(r.Board), historyScore(r), price)
+					profile, orDash(dev), orDash(r.Board), historyScore(r), price)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if anyInterrupted {
+				fmt.Fprintln(out, "An interrupted run is kept with what it measured; \"latest\" and a bare submit, compare or export pass over it.")
+			}
+			return nil
 		},
 	}
 	addDBFlag(cmd, &dsn)

@@ -81,6 +81,14 @@ or through a USB-SATA bridge; the NVMe health log page), each bounded by --timeo
 			if geometry {
 				return runGeometry(cmd, target, o, f.json)
 			}
+			// A database the user named must be readable: its verifies are findings here.
+			if namedDB(dsn) != "" {
+				st, err := openStore(cmd.Context(), dsn)
+				if err != nil {
+					return withExit(exitFailure, err)
+				}
+				st.Close()
+			}
 			r, err := probe.Probe(target, o)
 			if err != nil {
 				return withExit(exitFailure, err)

@@ -172,7 +172,7 @@ func runJob(cmd *cobra.Command, f *jobFlags) error {
 		if errors.Is(err, engine.ErrNoSpace) || errors.Is(err, unix.ENOSPC) {
 			err = fmt.Errorf("%w (or give a smaller --size)", err)
 		}
-		return withExit(exitFailure, err)
+		return withExit(exitFailure, explainMissing(err, func(p string) string { return "iomark job --target " + p }))
 	}
 	out := cmd.OutOrStdout()
 	if f.json {
@@ -210,22 +210,12 @@ func (l *liveLine) progress(p engine.Progress) {
 	if !l.tty {
 		return
 	}
-	var b strings.Builder
-	switch p.Phase {
-	case "layout":
-		pct := 0.0
-		if p.TotalBytes > 0 {
-			pct = float64(p.DoneBytes) / float64(p.TotalBytes) * 100
-		}
-		fmt.Fprintf(&b, "laying out test file: %3.0f%%  %.1f MB/s  ETA %s", pct, p.MBPerS, p.Remaining.Round(time.Second))
-	default:
-		fmt.Fprintf(&b, "measuring %s", p.Elapsed.Round(100*time.Millisecond))
-		if p.Remaining > 0 {
-			fmt.Fprintf(&b, " (%s left)", p.Remaining.Round(time.Second))
-		}
-		fmt.Fprintf(&b, "  %.0f IOPS  %.2f MB/s", p.IOPS, p.MBPerS)
+	st := status{What: "measuring", Elapsed: p.Elapsed, IOPS: p.IOPS, MBPerS: p.MBPerS, Left: p.Remaining, LeftIsBound: true}
+	if p.Phase == "layout" {
+		st = status{What: "laying out the test file", Done: p.DoneBytes, Total: p.TotalBytes, MBPerS: p.MBPerS,
+			Elapsed: p.Elapsed, Left: p.Remaining}
 	}
-	l.draw(b.String())
+	l.draw(statusText(st))
 }
 
 // draw replaces the status line with line (terminals only).

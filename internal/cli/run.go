@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -130,7 +129,21 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	// What the run may do is decided before anything else, so a refusal comes first.
 	decision, err := runner.Decide(*p, runner.Env{Target: abs, Destructive: f.destructive, Confirm: f.confirm})
 	if err != nil {
-		return withExit(exitFailure, err)
+		return withExit(exitFailure, explainMissing(err, func(p string) string {
+			if f.profile != "quick" {
+				return "iomark run " + p + " --profile " + f.profile
+			}
+			return "iomark run " + p
+		}))
+	}
+	// The database is opened and checked before the first I/O: minutes of benchmarking must
+	// not end in a record that cannot be kept.
+	var st *store.Store
+	if !f.noSave {
+		if st, err = openForSave(ctx, f.dsn); err != nil {
+			return err
+		}
+		defer st.Close()
 	}
 	popts := probe.Options{}
 	rep, perr := probe.Probe(abs, popts)
@@ -164,14 +177,18 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	rec.Findings = advice.Sorted(append(rec.Findings, verifyFindings(ctx, f.dsn, rep)...))
 
 	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
+	var saveErr error
 	switch {
 	case f.noSave:
 		saved.Why = "--no-save was given"
 	case len(rec.Tests) == 0:
 		saved.Why = "nothing was measured"
 	default:
-		if saved.Where, err = saveRun(ctx, f.dsn, rec); err != nil {
-			saved.Why = err.Error()
+		if err := saveIn(ctx, st, rec); err != nil {
+			saveErr = saveFailed(rec, f.dsn, err)
+			saved.Why = "see below"
+		} else {
+			saved.Where = st.Where()
 		}
 	}
 	if err := printRun(cmd.OutOrStdout(), rec, f, saved); err != nil {
@@ -188,7 +205,11 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		}
 	}
 	var submitErr error
-	if f.submit != "" && len(rec.Tests) > 0 {
+	if f.submit != "" && rec.Interrupted && len(rec.Tests) > 0 {
+		// An interrupted run misses tests or has shortened ones: it is no result to rank.
+		fmt.Fprintf(stderr, "iomark: the run was interrupted, so it was not uploaded; to upload it anyway: `iomark submit %s --server %s --allow-interrupted`\n",
+			runstore.ShortID(rec.ID), f.submit)
+	} else if f.submit != "" && len(rec.Tests) > 0 {
 		raw, err := json.Marshal(rec)
 		if err == nil {
 			var a upload.Answer
@@ -205,8 +226,12 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	switch {
 	case runErr != nil:
 		return withExit(exitFailure, fmt.Errorf("%w (%s)", runErr, measuredBefore(rec, "it")))
+	case rec.Interrupted && saveErr != nil:
+		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s; %w", measuredBefore(rec, "the signal"), saveErr))
 	case rec.Interrupted:
 		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s", measuredBefore(rec, "the signal")))
+	case saveErr != nil:
+		return withExit(exitFailure, saveErr)
 	case submitErr != nil:
 		return withExit(exitFailure, submitErr)
 	}
@@ -278,20 +303,27 @@ func measuredBefore(rec *record.Run, what string) string {
 	}
 }
 
-// saveRun keeps the run in the results database and returns where (a path, or a URL without
-// its password).
-func saveRun(ctx context.Context, dsn string, rec *record.Run) (where string, err error) {
-	// A run interrupted by Ctrl-C must still be saved: use a context the signal did not end.
-	ctx = context.WithoutCancel(ctx)
+// saveNeedBytes is the free space a run's save is checked for before the run: a record with
+// its per-second series is a few hundred KB at most, and SQLite writes it to its WAL first.
+const saveNeedBytes = 2 << 20
+
+// saveIn keeps the run in an open results database, also after Ctrl-C.
+func saveIn(ctx context.Context, st *store.Store, rec *record.Run) error {
+	return runstore.Save(context.WithoutCancel(ctx), st, rec, store.SourceLocal)
+}
+
+// openForSave opens the results database a run will be saved in and checks that the save
+// can succeed; the caller closes it.
+func openForSave(ctx context.Context, dsn string) (*store.Store, error) {
 	st, err := openStore(ctx, dsn)
 	if err != nil {
-		return "", err
+		return nil, withExit(exitFailure, fmt.Errorf("%w — fix it before the run, or give --no-save", err))
 	}
-	defer st.Close()
-	if err := runstore.Save(ctx, st, rec, store.SourceLocal); err != nil {
-		return "", err
+	if err := st.CheckWrite(ctx, saveNeedBytes); err != nil {
+		st.Close()
+		return nil, withExit(exitFailure, fmt.Errorf("the run could not be saved: %w — or give --no-save", err))
 	}
-	return st.Where(), nil
+	return st, nil
 }
 
 func printRun(w io.Writer, rec *record.Run, f *runFlags, saved *report.Saved) error {
@@ -330,16 +362,13 @@ func (p *runProgress) event(e runner.Event) {
 	if name == "" {
 		name = "laying out the test file"
 	}
-	line := fmt.Sprintf("[%d/%d] %s  %s", e.Index, e.Total, name, e.Phase)
+	what := name + "  " + e.Phase
 	if e.Run > 0 {
-		line += fmt.Sprintf(" run %d", e.Run)
+		what += fmt.Sprintf(" run %d", e.Run)
 	}
+	st := status{What: what, Step: e.Index, Steps: e.Total, Elapsed: e.Elapsed, Left: e.ETA, LeftIsBound: true}
 	if e.MBPerS > 0 {
-		line += fmt.Sprintf("  %.0f IOPS  %.1f MB/s", e.IOPS, e.MBPerS)
+		st.IOPS, st.MBPerS = e.IOPS, e.MBPerS
 	}
-	line += fmt.Sprintf("  elapsed %s", e.Elapsed.Round(time.Second))
-	if e.ETA > 0 {
-		line += fmt.Sprintf("  at most %s left", e.ETA.Round(time.Second))
-	}
-	p.draw(line)
+	p.draw(statusText(st))
 }

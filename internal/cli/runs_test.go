@@ -167,3 +167,19 @@ func TestHistoryShowsEachProfilesScoreAndPrice(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// latestOf is runstore.Latest on the database file db: the id it takes and those it passes over.
+func latestOf(t *testing.T, db string) (string, []string, error) {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run, skipped, err := runstore.Latest(context.Background(), st)
+	ids := make([]string, len(skipped))
+	for i, r := range skipped {
+		ids[i] = r.ID
+	}
+	return run.ID, ids, err
+}

@@ -58,8 +58,12 @@ rate and what the sink measured on its drive.`,
 			line := newLiveLine(stderr)
 			res, sendErr := netcopy.Send(ctx, netcopy.SendConfig{Addr: args[0], Token: token, Size: n,
 				Progress: func(sent int64, el time.Duration) {
-					line.draw(fmt.Sprintf("sent %.2f of %.2f GB  %.1f MB/s  %s", float64(sent)/1e9, float64(n)/1e9,
-						float64(sent)/el.Seconds()/1e6, el.Round(time.Second)))
+					left, _ := estimateLeft(sent, n, el)
+					st := status{What: "sending", Done: sent, Total: n, Elapsed: el, Left: left}
+					if el > 0 {
+						st.MBPerS = float64(sent) / el.Seconds() / 1e6
+					}
+					line.draw(statusText(st))
 				}})
 			line.clear()
 			out := cmd.OutOrStdout()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -18,7 +19,7 @@ func newShowCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show [RUN]",
 		Short: "Show a saved run (default: the latest)",
-		Long:  "Show a saved run: RUN is its id, any unique end of it as `iomark history` prints, or a unique start; without RUN, the latest run.",
+		Long:  "Show a saved run: RUN is its id, any unique end of it as `iomark history` prints, or a unique start; without RUN or with \"latest\", the newest complete run (an interrupted one is shown when named).",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openStore(cmd.Context(), dsn)
@@ -29,6 +30,9 @@ func newShowCmd() *cobra.Command {
 			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
 			if err != nil {
 				return withExit(exitFailure, err)
+			}
+			if ref := strings.TrimSpace(strings.ToLower(firstArg(args))); ref == "" || ref == "latest" {
+				passedOver(cmd.Context(), cmd.ErrOrStderr(), st, run.ID)
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

@@ -22,6 +22,7 @@ import (
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runner"
 	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/store"
 )
 
 func init() { subcommands = append(subcommands, newSinkCmd) }
@@ -82,6 +83,13 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var st *store.Store
+	if !f.noSave {
+		if st, err = openForSave(ctx, f.dsn); err != nil {
+			return err
+		}
+		defer st.Close()
+	}
 
 	popts := probe.Options{}
 	rep, perr := probe.Probe(abs, popts)
@@ -102,8 +110,8 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 	noPowerNote(stderr, env.Power, popts)
 	s, err := netcopy.Listen(netcopy.SinkConfig{Listen: f.listen, Dir: abs, Env: env, IdleTimeout: f.idle, Log: logf,
 		Progress: func(p engine.StreamProgress) {
-			line.draw(fmt.Sprintf("received %.2f GB  network %.1f MB/s  drive %.1f MB/s  %s",
-				float64(p.ReceivedBytes)/1e9, p.NetMBPerS, p.DriveMBPerS, p.Elapsed.Round(time.Second)))
+			line.draw(statusText(status{What: fmt.Sprintf("received %s  network %.1f MB/s, drive", report.Bytes(p.ReceivedBytes), p.NetMBPerS),
+				MBPerS: p.DriveMBPerS, Elapsed: p.Elapsed}))
 		}})
 	if err != nil {
 		return withExit(exitFailure, err)
@@ -124,14 +132,18 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 	}
 	compareLocal(ctx, f.dsn, rec, stderr)
 	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
+	var saveErr error
 	switch {
 	case f.noSave:
 		saved.Why = "--no-save was given"
 	case len(rec.Tests) == 0 || rec.BytesWritten == 0:
 		saved.Why = "nothing was written"
 	default:
-		if saved.Where, err = saveRun(ctx, f.dsn, rec); err != nil {
-			saved.Why = err.Error()
+		if err := saveIn(ctx, st, rec); err != nil {
+			saveErr = saveFailed(rec, f.dsn, err)
+			saved.Why = "see below"
+		} else {
+			saved.Where = st.Where()
 		}
 	}
 	out := cmd.OutOrStdout()
@@ -150,8 +162,12 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 	switch {
 	case serveErr != nil:
 		return withExit(exitFailure, fmt.Errorf("%w (%s)", serveErr, measuredBefore(rec, "it")))
+	case rec.Interrupted && saveErr != nil:
+		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s; %w", measuredBefore(rec, "the signal"), saveErr))
 	case rec.Interrupted:
 		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s", measuredBefore(rec, "the signal")))
+	case saveErr != nil:
+		return withExit(exitFailure, saveErr)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/iomark/iomark/internal/engine"
 	"github.com/iomark/iomark/internal/flash"
@@ -99,6 +100,18 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	case !block && !fi.IsDir():
 		return usageError("%s is neither a directory nor a block device: give a whole disk (/dev/sdb) or a directory on a mounted card", target)
 	}
+	if !block {
+		// A fill writes its files in the directory: a permission error comes now, not after
+		// a report of nothing.
+		if err := unix.Access(target, unix.W_OK|unix.X_OK); err != nil {
+			return withExit(exitFailure, fmt.Errorf("cannot write in %s (%v): verify fills it with test files — run it as a user who may write there (e.g. with sudo), or name a directory you own on the same drive", target, err))
+		}
+		if f.size != "" {
+			if n, err := engine.ParseSize(f.size); err != nil || n <= 0 {
+				return usageError("--size %q: a size such as 512M or 4G", f.size)
+			}
+		}
+	}
 	if block && !sameDevice(f.confirm, target) {
 		what := "verify writes to " + target + " (and puts back what it overwrote)"
 		if f.destructive {
@@ -142,6 +155,14 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	if f.restore != "" {
 		return restoreFromFile(cmd, target, f)
 	}
+	// The database is checked before the first write: a verify takes minutes to hours.
+	if !f.noSave {
+		st, err := openForSave(ctx, f.dsn)
+		if err != nil {
+			return err
+		}
+		st.Close()
+	}
 	var res *flash.Result
 	var runErr error
 	var rep *probe.Report
@@ -151,15 +172,17 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		res, rep, runErr = verifyDir(ctx, target, f, progress)
 	}
 	progress.clear()
-	if res == nil {
+	if res == nil || (runErr != nil && res.Verdict == flash.Unknown && !res.Interrupted && res.BytesWritten == 0 && res.BytesRead == 0) {
+		// Nothing was tested: the error is the whole answer, not a report of nothing.
 		return withExit(exitFailure, runErr)
 	}
 	res.Target = target
 	var savedID string
+	var saveErr error
 	if !f.noSave && res.Verdict != flash.Unknown {
 		id, err := saveVerify(ctx, f.dsn, res, rep)
 		if err != nil {
-			fmt.Fprintf(stderr, "iomark: %v — the result is printed below but not saved\n", err)
+			saveErr = fmt.Errorf("the result printed was not saved: %w — iomark info and iomark run will not know it", err)
 		}
 		savedID = id
 	}
@@ -181,7 +204,12 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	case runErr != nil:
 		return withExit(exitFailure, runErr)
 	case res.Verdict == flash.Fake || res.Verdict == flash.Damaged:
+		if saveErr != nil {
+			return withExit(exitVerifyFailed, fmt.Errorf("%s is %s; %w", target, res.Verdict, saveErr))
+		}
 		return withExit(exitVerifyFailed, fmt.Errorf("%s is %s", target, res.Verdict))
+	case saveErr != nil:
+		return withExit(exitFailure, saveErr)
 	}
 	return nil
 }
@@ -349,26 +377,61 @@ func sameDevice(a, b string) bool {
 	return sa.Mode&syscall.S_IFMT == syscall.S_IFBLK && sb.Mode&syscall.S_IFMT == syscall.S_IFBLK && sa.Rdev == sb.Rdev
 }
 
-// verifyProgress shows what the verify is doing on one live line (terminals only).
+// verifyProgress shows what the verify is doing on one live line (terminals only), and says
+// once, on any output, the bytes a fill writes and reads (exact, before the first write) and
+// how long it will take (estimated from the first seconds of writing, then refined on the
+// live line).
 type verifyProgress struct {
-	line    *liveLine
-	w       io.Writer
-	started time.Time
+	line       *liveLine
+	w          io.Writer
+	started    time.Time
+	phase      string
+	phaseStart time.Time
+	writeBytes int64   // the fill's write phase, once known
+	writeRate  float64 // bytes/s the write phase showed; the read phase is estimated with it
+	said       map[string]bool
 }
 
 func newVerifyProgress(w io.Writer) *verifyProgress {
-	return &verifyProgress{line: newLiveLine(w), w: w, started: time.Now()}
+	return &verifyProgress{line: newLiveLine(w), w: w, started: time.Now(), said: map[string]bool{}}
 }
 
 func (v *verifyProgress) update(p flash.Progress) {
-	el := time.Since(v.started).Round(time.Second)
+	now := time.Now()
+	if p.Phase != v.phase {
+		v.phase, v.phaseStart = p.Phase, now
+	}
+	el := now.Sub(v.started)
 	switch {
 	case p.Total > 0 && (p.Phase == "write" || p.Phase == "read"):
-		pct := float64(p.Done) / float64(p.Total) * 100
-		v.line.draw(fmt.Sprintf("%s %s: %3.0f%% of %s (%s)", map[string]string{"write": "writing", "read": "reading back"}[p.Phase],
-			"the fill", pct, report.Bytes(p.Total), el))
+		inPhase := now.Sub(v.phaseStart)
+		left, ok := estimateLeft(p.Done, p.Total, inPhase)
+		if p.Phase == "write" {
+			v.writeBytes = p.Total
+			if !v.said["bytes"] {
+				v.said["bytes"] = true
+				v.note(fmt.Sprintf("the fill writes %s (%d bytes) of test files and reads them back; how long that takes is estimated from the first seconds of writing", report.Bytes(p.Total), p.Total))
+			}
+			if ok {
+				v.writeRate = float64(p.Done) / inPhase.Seconds()
+				left += time.Duration(float64(p.Total) / v.writeRate * float64(time.Second)) // the read back, at the write rate until it shows its own
+				if !v.said["time"] {
+					v.said["time"] = true
+					v.note(fmt.Sprintf("at %.1f MB/s so far, writing and reading back take about %s more (refined as it goes)", v.writeRate/1e6, left.Round(time.Second)))
+				}
+			}
+		}
+		what := map[string]string{"write": "writing the fill", "read": "reading the fill back"}[p.Phase]
+		v.line.draw(statusText(status{What: what, Done: p.Done, Total: p.Total, Elapsed: el, Left: left}))
+	case p.Total > 0:
+		left, _ := estimateLeft(p.Done, p.Total, now.Sub(v.phaseStart))
+		msg := p.Message
+		if msg == "" {
+			msg = p.Phase
+		}
+		v.line.draw(statusText(status{What: fmt.Sprintf("%s (step %d of %d)", msg, p.Done, p.Total), Elapsed: el, Left: left}))
 	case p.Message != "":
-		v.line.draw(fmt.Sprintf("[%s] %s", el, p.Message))
+		v.line.draw(statusText(status{What: p.Message, Elapsed: el}))
 	}
 }
 

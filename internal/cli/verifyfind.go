@@ -25,7 +25,7 @@ func verifyFindings(ctx context.Context, dsn string, rep *probe.Report) []record
 	if unit == "" {
 		return nil
 	}
-	if dsn == "" {
+	if namedDB(dsn) == "" {
 		p, err := store.DefaultPath()
 		if err != nil {
 			return nil

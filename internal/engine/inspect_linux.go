@@ -97,14 +97,28 @@ func (i TargetInfo) WriteRefusal(destructive bool, confirm string) error {
 	return nil
 }
 
-// missingTarget is the error for a path that does not exist: what does exist nearest to it,
-// and `iomark list` for devices.
+// MissingTarget is the error for a target that does not exist. The caller may add what the
+// user likely meant (probe.NearPaths); the nearest existing directory is only named, never
+// offered as a target: it is often another filesystem than the one named (/media, not the
+// card that is not mounted at /media/pi/SDCRAD).
+type MissingTarget struct {
+	Path    string
+	Nearest string // the closest existing directory above Path; "" under /dev
+}
+
+func (e *MissingTarget) Error() string {
+	if e.Nearest == "" {
+		return fmt.Sprintf("%s does not exist: there is no such block device here — `iomark list` shows the drives this machine has", e.Path)
+	}
+	return fmt.Sprintf("%s does not exist: iomark tests inside a directory you name and creates nothing else — the nearest existing directory is %s, which may be another filesystem than the one you meant; `iomark list` shows the drives and where they are mounted", e.Path, e.Nearest)
+}
+
+// missingTarget is the error for a path that does not exist.
 func missingTarget(path string) error {
 	if underDev(path) {
-		return fmt.Errorf("%s does not exist: there is no such block device here — `iomark list` shows the drives this machine has", path)
+		return &MissingTarget{Path: path}
 	}
-	parent := nearestDir(path)
-	return fmt.Errorf("%s does not exist: iomark tests inside a directory you name and creates nothing else — the nearest existing directory is %s (`iomark run %s`), and `iomark list` shows the drives", path, parent, parent)
+	return &MissingTarget{Path: path, Nearest: nearestDir(path)}
 }
 
 // nearestDir is the closest existing directory above path ("/" at worst).

@@ -135,7 +135,7 @@ func PibInputsFrom(tests []record.Test) (in PibInputs, ok bool) {
 		return nil, false
 	}
 	kibPerS := func(t *record.Test) float64 { return t.MiBPerS * 1024 }
-	names := []string{PibDDWrite, PibFioRandRead, PibFioRandWrite, PibIozoneRead, PibIozoneWrite, PibIozoneRandRead, PibIozoneRandWrt}
+	names := PibScoreInputs()
 	var ts [7]*record.Test
 	for i, n := range names {
 		t, found := get(n)
@@ -147,6 +147,11 @@ func PibInputsFrom(tests []record.Test) (in PibInputs, ok bool) {
 	return PibInputs{DDWriteMBPerS: ts[0].MBPerS, FioRandReadIOPS: ts[1].IOPS, FioRandWrIOPS: ts[2].IOPS,
 		IozoneReadKBps: kibPerS(ts[3]), IozoneWriteKBps: kibPerS(ts[4]),
 		IozoneRandReadKBps: kibPerS(ts[5]), IozoneRandWriteKBps: kibPerS(ts[6])}, true
+}
+
+// PibScoreInputs are the tests the PiBenchmarks score is computed from, in PibInputs' order.
+func PibScoreInputs() []string {
+	return []string{PibDDWrite, PibFioRandRead, PibFioRandWrite, PibIozoneRead, PibIozoneWrite, PibIozoneRandRead, PibIozoneRandWrt}
 }
 
 func pibenchmarksScores(tests []record.Test) record.Scores {

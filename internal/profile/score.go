@@ -51,6 +51,15 @@ func IomarkScore(tests []record.Test) (score float64, ok bool) {
 	return math.Round(s*10) / 10, true
 }
 
+// IomarkScoreInputs are the tests the iomark score is computed from.
+func IomarkScoreInputs() []string {
+	out := make([]string, len(iomarkScoreReference))
+	for i, ref := range iomarkScoreReference {
+		out[i] = ref.test
+	}
+	return out
+}
+
 // quickScores gives the quick profile its iomark score.
 func quickScores(tests []record.Test) record.Scores {
 	if s, ok := IomarkScore(tests); ok {

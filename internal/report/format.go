@@ -203,10 +203,10 @@ func ceilingLine(r *record.Run) string {
 func scoreLines(r *record.Run) []string {
 	var out []string
 	if v := r.Scores.Iomark; v != nil {
-		out = append(out, fmt.Sprintf("iomark score: %.0f points — %s", *v, profile.IomarkScoreMeaning()))
+		out = append(out, fmt.Sprintf("iomark score: %.0f points — %s", *v, profile.IomarkScoreMeaning())+noisyCaveat(r, profile.IomarkScoreInputs(), "quick"))
 	}
 	if v := r.Scores.Pibenchmarks; v != nil {
-		out = append(out, fmt.Sprintf("pibenchmarks score: %d points — %s", *v, profile.PibScoreMeaning()))
+		out = append(out, fmt.Sprintf("pibenchmarks score: %d points — %s", *v, profile.PibScoreMeaning())+noisyCaveat(r, profile.PibScoreInputs(), "pibenchmarks"))
 	}
 	if len(out) > 0 {
 		return out
@@ -217,6 +217,35 @@ func scoreLines(r *record.Run) []string {
 	}
 	return []string{fmt.Sprintf("no score: the %s profile has none (`iomark run --profile quick` gives the iomark score, "+
 		"`iomark run --profile pibenchmarks` the PiBenchmarks one)", orDash(r.Profile))}
+}
+
+// noisyCaveat is what a score carries when tests it is computed from varied between
+// repetitions more than the stop rule allows: which ones, by how much, and the command that
+// measures them again.
+func noisyCaveat(r *record.Run, inputs []string, profileName string) string {
+	var noisy []string
+	for _, name := range inputs {
+		if t := r.TestByName(name); t != nil && t.Noisy {
+			noisy = append(noisy, fmt.Sprintf("%s ±%.1f%%", t.Name, t.CI95Pct))
+		}
+	}
+	if len(noisy) == 0 {
+		return ""
+	}
+	target := ""
+	if r.Target.Path != "" {
+		target = " " + r.Target.Path
+	}
+	return fmt.Sprintf(" (noisy: %s of the %d figures it is computed from varied more than ±5%% between repetitions: %s; "+
+		"treat the score as approximate, or run again with the machine idle: `iomark run%s --profile %s`)",
+		countWord(len(noisy)), len(inputs), strings.Join(noisy, ", "), target, profileName)
+}
+
+func countWord(n int) string {
+	if n == 1 {
+		return "one"
+	}
+	return fmt.Sprint(n)
 }
 
 // warningMessages are the run's warnings for people, one per cause: a message repeated is

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -75,6 +76,30 @@ func TestWarningsPrintTheirMessage(t *testing.T) {
 	for name, out := range outs {
 		if strings.Count(out, "measured 2 times (wanted at least 3)") != 1 || strings.Contains(out, "{few-runs") {
 			t.Errorf("%s: the warning is not printed once as a sentence:\n%s", name, out)
+		}
+	}
+}
+
+// TestNoisyScoreCarriesItsCaveat: a score computed from a figure that stayed noisy says so,
+// names the figure and its spread, and gives the command that measures it again; a score
+// from steady figures carries no caveat.
+func TestNoisyScoreCarriesItsCaveat(t *testing.T) {
+	r := profileRun(t, "pibenchmarks")
+	if r.Scores.Pibenchmarks == nil {
+		t.Fatal("the sample pibenchmarks run has no score")
+	}
+	for _, l := range scoreLines(r) {
+		if strings.Contains(l, "noisy") {
+			t.Errorf("a score from steady figures says %q", l)
+		}
+	}
+	tst := r.TestByName(profile.PibFioRandWrite)
+	tst.Noisy, tst.CI95Pct = true, 14.2
+	lines := strings.Join(scoreLines(r), "\n")
+	t.Logf("%s", lines)
+	for _, want := range []string{"noisy: one of the 7 figures it is computed from", profile.PibFioRandWrite + " ±14.2%", "`iomark run " + r.Target.Path + " --profile pibenchmarks`"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("score line lacks %q:\n%s", want, lines)
 		}
 	}
 }

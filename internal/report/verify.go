@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/iomark/iomark/internal/flash"
 )
@@ -17,12 +18,18 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		return errors.New("report: no verify result")
 	}
 	p := func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
-	switch res.Verdict {
-	case flash.Genuine:
+	switch {
+	case res.Verdict == flash.Genuine && res.Mode == flash.ModeFill:
+		// A fill checks the free space it wrote, never the whole drive: say which part.
+		p("%s: GENUINE as far as checked — the %s written and read back held what was written", target, fmtBytes(res.ClaimedBytes))
+		p("  not checked: %s", fillUnchecked(res))
+	case res.Verdict == flash.Genuine:
 		p("%s: GENUINE — all %s it claims held what was written", target, fmtBytes(res.ClaimedBytes))
-	case flash.Fake:
+	case res.Verdict == flash.Fake:
 		p("%s: FAKE — it claims %s but holds %s (%d bytes)", target, fmtBytes(res.ClaimedBytes), fmtBytes(res.UsableBytes), res.UsableBytes)
-	case flash.Damaged:
+	case res.Verdict == flash.Damaged && res.Mode == flash.ModeFill:
+		p("%s: DAMAGED — parts of the %s tested lose or refuse data", target, fmtBytes(res.ClaimedBytes))
+	case res.Verdict == flash.Damaged:
 		p("%s: DAMAGED — regions inside its %s lose or refuse data", target, fmtBytes(res.ClaimedBytes))
 	default:
 		p("%s: no verdict (the verify stopped first)", target)
@@ -52,9 +59,15 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		p("    %s", fx.Command(target))
 	}
 	if fl := res.Fill; fl != nil {
-		p("  read back: %s intact, %s corrupted, %s overwritten, %s changed, of %s written in %d files",
-			fmtBytes(fl.OKBytes), fmtBytes(fl.CorruptedBytes), fmtBytes(fl.OverwrittenBytes),
-			fmtBytes(fl.ChangedBytes), fmtBytes(res.ClaimedBytes), fl.Files)
+		// The counts add up to the whole they are of: what failed to be written or read is
+		// counted too, so a drive found bad never reads as all intact.
+		line := fmt.Sprintf("  read back, of the %s tested in %d files: %s intact, %s corrupted, %s overwritten, %s changed",
+			fmtBytes(res.ClaimedBytes), fl.Files, fmtBytes(fl.OKBytes), fmtBytes(fl.CorruptedBytes), fmtBytes(fl.OverwrittenBytes),
+			fmtBytes(fl.ChangedBytes))
+		if lost := res.ClaimedBytes - fl.OKBytes - fl.CorruptedBytes - fl.OverwrittenBytes - fl.ChangedBytes; lost > 0 {
+			line += fmt.Sprintf(", %s could not be written or read", fmtBytes(lost))
+		}
+		p("%s", line)
 		if fl.FirstBadDeviceByte != nil {
 			p("  the first bad byte lies %s into the filesystem's device", fmtBytes(*fl.FirstBadDeviceByte))
 		}
@@ -91,6 +104,24 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		p("saved as verify %s", savedID)
 	}
 	return nil
+}
+
+// fillUnchecked says what a fill that found nothing wrong did not check: free space beyond
+// --size, and always the space files already held (a fill writes only free space).
+func fillUnchecked(res *flash.Result) string {
+	parts := []string{}
+	if fl := res.Fill; fl != nil && fl.FreeBytes > res.ClaimedBytes {
+		parts = append(parts, fmt.Sprintf("the other %s of the %s that were free", fmtBytes(fl.FreeBytes-res.ClaimedBytes), fmtBytes(fl.FreeBytes)))
+	}
+	parts = append(parts, "the space files already use")
+	return joinAnd(parts) + " (a fill writes only free space; `iomark verify DEVICE` on the unmounted drive probes all of it)"
+}
+
+func joinAnd(parts []string) string {
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // rateSpread summarises the fill's write series: the fastest and slowest stretch, which

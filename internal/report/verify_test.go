@@ -72,3 +72,39 @@ func TestGeometryGolden(t *testing.T) {
 	}
 	golden(t, "geometry.golden", b.Bytes())
 }
+
+// TestVerifyFillSaysWhatItChecked: a fill limited by --size is genuine only as far as it
+// checked, and says which bytes it did not; a fill that found bad bytes counts them all, so
+// its read-back never contradicts its verdict.
+func TestVerifyFillSaysWhatItChecked(t *testing.T) {
+	partial := &flash.Result{Verdict: flash.Genuine, Mode: flash.ModeFill, ClaimedBytes: 64 << 20, UsableBytes: 64 << 20,
+		BytesWritten: 64 << 20, BytesRead: 64 << 20, DurationS: 5,
+		Fill: &flash.FillReport{Files: 1, OKBytes: 64 << 20, FreeBytes: 900 << 20}}
+	failed := &flash.Result{Verdict: flash.Damaged, Mode: flash.ModeFill, ClaimedBytes: 512 << 20, UsableBytes: 300 << 20,
+		BytesWritten: 300 << 20, BytesRead: 300 << 20, DurationS: 9, Failure: flash.FailureIOError, FailureDetail: "reads or writes fail with I/O errors",
+		Fill: &flash.FillReport{Files: 2, OKBytes: 300 << 20, FreeBytes: 600 << 20}}
+	for _, c := range []struct {
+		name          string
+		res           *flash.Result
+		want, notWant []string
+	}{
+		{"--size 64M", partial, []string{"GENUINE as far as checked — the 67.1 MB written and read back", "not checked: the other 876.6 MB of the 943.7 MB that were free and the space files already use"}, []string{"all 67.1 MB it claims"}},
+		{"write errors", failed, []string{"DAMAGED", "of the 536.9 MB tested in 2 files: 314.6 MB intact, 0 B corrupted, 0 B overwritten, 0 B changed, 222.3 MB could not be written or read"}, []string{"GENUINE"}},
+	} {
+		var b bytes.Buffer
+		if err := Verify(&b, c.res, "/media/pi/CARD", ""); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s:\n%s", c.name, b.String())
+		for _, w := range c.want {
+			if !bytes.Contains(b.Bytes(), []byte(w)) {
+				t.Errorf("%s: lacks %q", c.name, w)
+			}
+		}
+		for _, w := range c.notWant {
+			if bytes.Contains(b.Bytes(), []byte(w)) {
+				t.Errorf("%s: says %q", c.name, w)
+			}
+		}
+	}
+}

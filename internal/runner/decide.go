@@ -31,6 +31,9 @@ type Decision struct {
 	BudgetBytes int64
 	Peer        profile.PeerWrites
 	MaxDuration time.Duration
+	// TestsDuration is the most the tests take by their budgets (with the rests between
+	// them), said up front when the profile has no MaxDuration; the layout comes on top.
+	TestsDuration time.Duration
 	// Leftovers are test files of earlier runs in the directory, removed before the layout.
 	Leftovers []engine.Leftover
 	// SustainedBytes is the most a sustained write covers (its file grows sparse to it).
@@ -55,6 +58,7 @@ func Decide(p profile.Profile, env Env) (*Decision, error) {
 	d := &Decision{Profile: p.Name, Target: env.Target, Kind: info.Kind, info: info,
 		Peer: p.Peer, MaxDuration: p.MaxDuration, WorkingSetBytes: p.FileBytes}
 	for _, t := range p.Tests {
+		d.TestsDuration += t.Budget + p.RestBetweenTests
 		if t.Sustained != nil {
 			d.SustainedBytes = max(d.SustainedBytes, t.Sustained.MaxBytes)
 		}
@@ -173,12 +177,24 @@ func (d *Decision) Lines() []string {
 }
 
 func (d *Decision) budgetLine() string {
+	took := ""
+	switch {
+	case d.MaxDuration > 0:
+		took = fmt.Sprintf("takes at most %s", d.MaxDuration)
+	case d.TestsDuration > 0 && d.Kind == engine.KindDir:
+		took = fmt.Sprintf("its tests take at most %s, after laying out the test file", d.TestsDuration.Round(time.Second))
+	case d.TestsDuration > 0:
+		took = fmt.Sprintf("takes at most %s", d.TestsDuration.Round(time.Second))
+	}
 	if d.BudgetBytes == 0 {
-		return "writes nothing"
+		if took == "" {
+			return "writes nothing"
+		}
+		return "writes nothing and " + took
 	}
 	s := fmt.Sprintf("writes at most %s (%.0f MB)", fmtBytes(d.BudgetBytes), float64(d.BudgetBytes)/1e6)
-	if d.MaxDuration > 0 {
-		s += fmt.Sprintf(" and takes at most %s", d.MaxDuration)
+	if took != "" {
+		s += " and " + took
 	}
 	switch pw := d.Peer; {
 	case pw.Own:

@@ -2,6 +2,7 @@ package runstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,18 +31,12 @@ func Load(ctx context.Context, st *store.Store, ref string) (*record.Run, error)
 
 // Find returns a saved run, its record as stored, by its full id or a unique end of it (what
 // `iomark history` prints) or start of it (as one copies from a record, or as git takes
-// commit ids); "" or "latest" is the newest run.
+// commit ids); "" or "latest" is the newest complete run (Latest).
 func Find(ctx context.Context, st *store.Store, ref string) (store.Run, error) {
 	ref = strings.TrimSpace(strings.ToLower(ref))
 	if ref == "" || ref == "latest" {
-		runs, err := st.ListRuns(ctx, store.Filter{Limit: 1, WithRecord: true})
-		if err != nil {
-			return store.Run{}, fmt.Errorf("reading the results database: %w", err)
-		}
-		if len(runs) == 0 {
-			return store.Run{}, errors.New("no runs saved yet: `iomark run` measures the current directory and saves the result")
-		}
-		return runs[0], nil
+		run, _, err := Latest(ctx, st)
+		return run, err
 	}
 	if run, _, err := st.GetRun(ctx, ref); err == nil {
 		return run, nil
@@ -129,4 +124,39 @@ func Recent(ctx context.Context, st *store.Store, limit int) ([]*record.Run, err
 		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// Latest returns the newest complete run, and the interrupted runs saved after it (newest
+// first), which "latest" passes over: an interrupted run misses tests or has shortened ones,
+// so it is not what a bare submit, compare or export should take. Asked by id, such a run is
+// still found.
+func Latest(ctx context.Context, st *store.Store) (store.Run, []store.Run, error) {
+	var skipped []store.Run
+	for offset := 0; ; offset += store.MaxLimit {
+		runs, err := st.ListRuns(ctx, store.Filter{Limit: store.MaxLimit, Offset: offset, WithRecord: true})
+		if err != nil {
+			return store.Run{}, nil, fmt.Errorf("reading the results database: %w", err)
+		}
+		for _, r := range runs {
+			if !Interrupted(r.Record) {
+				return r, skipped, nil
+			}
+			skipped = append(skipped, r)
+		}
+		if len(runs) < store.MaxLimit {
+			break
+		}
+	}
+	if len(skipped) > 0 {
+		return store.Run{}, skipped, fmt.Errorf("every saved run was interrupted (the newest is %s): name one to use it anyway, or `iomark run` again", ShortID(skipped[0].ID))
+	}
+	return store.Run{}, nil, errors.New("no runs saved yet: `iomark run` measures the current directory and saves the result")
+}
+
+// Interrupted reports whether a record as stored says its run was interrupted.
+func Interrupted(raw []byte) bool {
+	var r struct {
+		Interrupted bool `json:"interrupted"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.Interrupted
 }

@@ -52,6 +52,7 @@ type Options struct {
 
 // Open opens (creating if needed) and migrates the results database dsn names:
 //   - "postgres://…" or "postgresql://…": a PostgreSQL database (pgx URL syntax);
+//   - "host=… dbname=… user=…": a PostgreSQL database (libpq key=value syntax);
 //   - "sqlite:PATH" or a bare PATH: a SQLite file, created if missing (its directory must exist;
 //     DefaultPath makes the default one).
 func Open(ctx context.Context, dsn string) (*Store, error) {
@@ -60,6 +61,12 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 
 // OpenWith is Open with bounds on connections and caches.
 func OpenWith(ctx context.Context, dsn string, o Options) (*Store, error) {
+	s, err := openWith(ctx, dsn, o)
+	// No message shows a password, whoever wrote it (pgx quotes parts of what it was given).
+	return s, maskSecrets(err, dsn)
+}
+
+func openWith(ctx context.Context, dsn string, o Options) (*Store, error) {
 	d, target, err := parseDSN(dsn)
 	if err != nil {
 		return nil, err
@@ -109,7 +116,7 @@ func parseDSN(dsn string) (dialect, string, error) {
 	switch {
 	case dsn == "":
 		return 0, "", fmt.Errorf("store: no database named: give sqlite:PATH, a file path or a postgres:// URL")
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+	case isPostgresURL(dsn), isKeyValueDSN(dsn):
 		return postgresDialect, dsn, nil
 	case strings.HasPrefix(dsn, "sqlite://"):
 		return 0, "", fmt.Errorf("store: %q: write sqlite:PATH (one colon, no slashes before a relative path), e.g. sqlite:/var/lib/iomark/results.db", dsn)
@@ -121,7 +128,7 @@ func parseDSN(dsn string) (dialect, string, error) {
 		return sqliteDialect, path, nil
 	case strings.Contains(dsn, "://"):
 		scheme, _, _ := strings.Cut(dsn, "://")
-		return 0, "", fmt.Errorf("store: unsupported database %q: iomark stores results in SQLite (sqlite:PATH) or PostgreSQL (postgres://…)", scheme+"://")
+		return 0, "", fmt.Errorf("store: unsupported database %q: iomark stores results in SQLite (sqlite:PATH) or PostgreSQL (postgres://… or host=… dbname=…)", scheme+"://")
 	default:
 		return sqliteDialect, dsn, nil
 	}

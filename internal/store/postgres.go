@@ -3,14 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
 func openPostgres(ctx context.Context, dsn string) (*Store, error) {
-	where := redactURL(dsn)
+	where := Redact(dsn)
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", where, err)
@@ -28,13 +27,4 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("store: connecting to %s: %w; check the URL, that the server runs and that the database exists", where, err)
 	}
 	return &Store{db: db, dialect: postgresDialect, where: where}, nil
-}
-
-// redactURL drops the password from a URL shown in messages.
-func redactURL(dsn string) string {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return "the PostgreSQL database (unparsable URL)"
-	}
-	return u.Redacted()
 }

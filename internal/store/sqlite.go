@@ -84,6 +84,12 @@ func (s *Store) retryBusy(ctx context.Context, f func(context.Context) error) er
 func (s *Store) checkSQLite(ctx context.Context) error {
 	var mode string
 	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		if free, ok := freeBytes(filepath.Dir(s.where)); ok && free < minFreeBytes {
+			// SQLite needs room for its shared-memory and WAL files before it reads a page; on
+			// a full disk it says only "disk I/O error".
+			return fmt.Errorf("%w: %s has %d bytes free, and SQLite needs room beside %s to open it: free some space or give another database (%v)",
+				ErrFull, filepath.Dir(s.where), free, s.where, err)
+		}
 		return fmt.Errorf("store: opening %s: %w; is it an iomark results database?", s.where, err)
 	}
 	var fk int

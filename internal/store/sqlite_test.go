@@ -26,6 +26,10 @@ func TestParseDSN(t *testing.T) {
 		{dsn: "relative/r.db", dialect: sqliteDialect, target: "relative/r.db"},
 		{dsn: "postgres://u:p@db.example:5432/iomark?sslmode=disable", dialect: postgresDialect, target: "postgres://u:p@db.example:5432/iomark?sslmode=disable"},
 		{dsn: "postgresql://localhost/iomark", dialect: postgresDialect, target: "postgresql://localhost/iomark"},
+		{dsn: "host=db.example user=iomark password=pw dbname=iomark", dialect: postgresDialect, target: "host=db.example user=iomark password=pw dbname=iomark"},
+		{dsn: " dbname = iomark ", dialect: postgresDialect, target: " dbname = iomark "},
+		{dsn: "results=2024.db", dialect: sqliteDialect, target: "results=2024.db"}, // no libpq keyword: a file
+		{dsn: "my host=x.db", dialect: sqliteDialect, target: "my host=x.db"},
 		{dsn: "", errHas: "no database named"},
 		{dsn: "sqlite:", errHas: "names no file"},
 		{dsn: "sqlite:///tmp/x.db", errHas: "write sqlite:PATH"},

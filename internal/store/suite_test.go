@@ -683,7 +683,7 @@ func testWhere(t *testing.T, dsn newDSN) {
 		}
 		return
 	}
-	if strings.Contains(w, pw) || !strings.Contains(w, "xxxxx") {
+	if strings.Contains(w, pw) || !strings.Contains(w, "****") {
 		t.Errorf("Where() = %q: want the URL with its password hidden", w)
 	}
 }

@@ -51,6 +51,49 @@ func (c *Cluster) Start() error { return c.c.start() }
 // StartCluster creates and starts a PostgreSQL cluster, stopped and removed when t ends.
 func StartCluster(t testing.TB) *Cluster {
 	t.Helper()
+	c := startCluster(t, nil)
+	return &Cluster{c: c, URL: c.url("postgres")}
+}
+
+// StartWithPassword is Start with one more role that must log in with its password
+// (scram-sha-256 over TCP; the superuser keeps trust). It returns the URL of a fresh database
+// that role owns, without the password, so a test can check where a client finds it.
+func StartWithPassword(t testing.TB, role, password string) string {
+	t.Helper()
+	c := startCluster(t, func(c *cluster) error {
+		hba := filepath.Join(c.dataDir(), "pg_hba.conf")
+		old, err := os.ReadFile(hba)
+		if err != nil {
+			return err
+		}
+		rule := fmt.Sprintf("host all %s 127.0.0.1/32 scram-sha-256\n", role)
+		return os.WriteFile(hba, append([]byte(rule), old...), 0o600)
+	})
+	db, err := sql.Open("pgx", c.url("postgres"))
+	if err != nil {
+		t.Fatalf("testpg: %v", err)
+	}
+	defer db.Close()
+	name := fmt.Sprintf("iomark_test_%d", dbSeq.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, q := range []string{
+		fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", role, strings.ReplaceAll(password, "'", "''")),
+		fmt.Sprintf("CREATE DATABASE %s OWNER %s ENCODING 'UTF8' TEMPLATE template0", name, role),
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("testpg: %v", err)
+		}
+	}
+	u, _ := url.Parse(c.url(name))
+	u.User = url.User(role)
+	return u.String()
+}
+
+// startCluster starts a server for the test, after prepare (when not nil) has edited its
+// configuration.
+func startCluster(t testing.TB, prepare func(*cluster) error) *cluster {
+	t.Helper()
 	bin, err := findBinDir()
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -67,10 +110,15 @@ func StartCluster(t testing.TB) *Cluster {
 			t.Errorf("testpg: %v", err)
 		}
 	})
+	if prepare != nil {
+		if err := prepare(c); err != nil {
+			t.Fatalf("testpg: %v", err)
+		}
+	}
 	if err := c.start(); err != nil {
 		t.Fatalf("testpg: %v", err)
 	}
-	return &Cluster{c: c, URL: c.url("postgres")}
+	return c
 }
 
 var dbSeq atomic.Int64
