@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -61,7 +60,7 @@ func svgFitText(svg string) string {
 		if err != nil || size <= 0 || body == "" {
 			return "<text " + attrs + ">" + body + "</text>"
 		}
-		face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, vg.Points(size))
+		face := chartFonts().Lookup(chartFont, vg.Points(size))
 		width := face.Width(html.UnescapeString(body)).Points()
 		return fmt.Sprintf(`<text textLength="%.2f" lengthAdjust="spacingAndGlyphs" %s>%s</text>`, width, attrs, body)
 	})
