@@ -136,8 +136,9 @@ snapshot >"$work/before"
 chroot "$root" dpkg -i /tmp/iomark.deb >/dev/null
 chroot "$root" iomark --version | grep -q "^iomark $version$" || fail "iomark --version in the chroot"
 chroot "$root" env MANPAGER=cat MANWIDTH=80 man iomark 2>/dev/null | grep -q "Honest storage benchmarks" || fail "man iomark shows no page"
-chroot "$root" bash -c '. /usr/share/bash-completion/bash_completion && _completion_loader iomark && complete -p iomark' >/dev/null ||
-  fail "bash completion for iomark is not in place"
+# bash_completion returns non-zero when sourced outside an interactive shell: judge by complete -p.
+chroot "$root" bash -c '. /usr/share/bash-completion/bash_completion; _completion_loader iomark; complete -p iomark' 2>/dev/null |
+  grep -q __start_iomark || fail "bash completion for iomark is not in place"
 chroot "$root" systemd-analyze verify /lib/systemd/system/iomark-serve.service 2>"$work/verify.log" || { cat "$work/verify.log"; fail "systemd-analyze verify rejects the unit"; }
 [ ! -s "$work/verify.log" ] || { cat "$work/verify.log"; fail "systemd-analyze verify warns about the unit"; }
 if chroot "$root" systemctl is-enabled iomark-serve.service >/dev/null 2>&1; then fail "the package enables iomark-serve"; fi

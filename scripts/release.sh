@@ -34,13 +34,13 @@ out=$(cd "$out" && pwd)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/iomark-release.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
+ld="-s -w -buildid= -X github.com/iomark/iomark/internal/cli.version=$version -X github.com/iomark/iomark/internal/cli.commit=$commit"
 echo "== man pages and completions"
-go run ./scripts/gendocs "$stage/docs"
+GOFLAGS=-buildvcs=false go run -trimpath -ldflags "$ld" ./scripts/gendocs "$stage/docs"
 gzip -9n "$stage"/docs/man/*.1
 
 # name goarch goarm: the tarball and binary names; armv5 goes only into the armel package.
 targets="amd64:amd64: arm64:arm64: armv5:arm:5 armv6:arm:6 armv7:arm:7 riscv64:riscv64:"
-ld="-s -w -buildid= -X github.com/iomark/iomark/internal/cli.version=$version -X github.com/iomark/iomark/internal/cli.commit=$commit"
 too_big=0
 for t in $targets; do
   IFS=: read -r name goarch goarm <<<"$t"
