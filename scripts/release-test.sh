@@ -28,6 +28,16 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "release-test: $*" >&2; exit 1; }
 
+echo "-- what the binary links"
+# The charts draw on gonum's vg canvases with one font; gonum.org/v1/plot itself would add eleven
+# more fonts and three unused back ends, gonum/stat its matrix code (docs/decisions.md).
+deps=$(go list -deps ./cmd/iomark)
+for p in gonum.org/v1/plot gonum.org/v1/gonum/stat gonum.org/v1/gonum/mat codeberg.org/go-pdf/fpdf; do
+  if grep -qx "$p" <<<"$deps"; then fail "cmd/iomark links $p"; fi
+done
+[ "$(grep -c '^codeberg.org/go-fonts/' <<<"$deps")" = 1 ] || fail "cmd/iomark links more than one font: $(grep '^codeberg.org/go-fonts/' <<<"$deps" | tr '\n' ' ')"
+echo "ok: no gonum.org/v1/plot, gonum/stat or fpdf; one font"
+
 echo "-- two clones of $(git rev-parse --short HEAD)"
 git clone -q --no-hardlinks . "$work/a"
 mkdir -p "$work/deep/other"
@@ -131,7 +141,9 @@ mkdir -p "$root"
 tar -C "$root" -xzf "$tarball"
 mount -t proc proc "$root/proc"
 cp "$out/iomark_${version}_amd64.deb" "$root/tmp/iomark.deb"
-snapshot() { chroot "$root" find / -xdev \( -path /proc -o -path /tmp -o -path /var/cache -o -path /var/lib/dpkg -o -path /var/log \) -prune -o -print | sort; }
+# What dpkg and man-db keep for themselves, and /run (systemd-analyze leaves a stamp there; a tmpfs
+# on a real system), are not the package's files.
+snapshot() { chroot "$root" find / -xdev \( -path /proc -o -path /run -o -path /tmp -o -path /var/cache -o -path /var/lib/dpkg -o -path /var/log \) -prune -o -print | sort; }
 snapshot >"$work/before"
 chroot "$root" dpkg -i /tmp/iomark.deb >/dev/null
 chroot "$root" iomark --version | grep -q "^iomark $version$" || fail "iomark --version in the chroot"

@@ -340,9 +340,26 @@ func (b hbarSet) draw(c draw.Canvas, x, y func(float64) vg.Length) {
 		}
 		mid := y(float64(i))
 		lo, hi := mid-b.thick/2, mid+b.thick/2
-		x0, x1 := x(0), x(v)
+		x0, x1 := clampX(c, x(0)), clampX(c, x(v))
 		c.FillPolygon(b.color, []vg.Point{{X: x0, Y: lo}, {X: x0, Y: hi}, {X: x1, Y: hi}, {X: x1, Y: lo}})
 	}
+}
+
+// clampX keeps a bar's end inside the data area: a figure far off the axis (or infinite)
+// would otherwise send the rasteriser across millions of points.
+func clampX(c draw.Canvas, x vg.Length) vg.Length {
+	if math.IsNaN(float64(x)) {
+		return c.Min.X
+	}
+	return min(max(x, c.Min.X), c.Max.X)
+}
+
+// inside reports whether p is a finite point within the data area, with a margin of a few
+// points (a label offset from its point).
+func inside(c draw.Canvas, p vg.Point) bool {
+	const slack = 20
+	return !math.IsNaN(float64(p.X)) && !math.IsNaN(float64(p.Y)) &&
+		p.X >= c.Min.X-slack && p.X <= c.Max.X+slack && p.Y >= c.Min.Y-slack && p.Y <= c.Max.Y+slack
 }
 
 // polyline joins points (x, y) in data units.
@@ -355,11 +372,27 @@ func (l polyline) draw(c draw.Canvas, x, y func(float64) vg.Length) {
 	if len(l.pts) < 2 {
 		return
 	}
-	pts := make([]vg.Point, len(l.pts))
-	for i, p := range l.pts {
-		pts[i] = vg.Point{X: x(p[0]), Y: y(p[1])}
+	// A run of finite points is one line; a NaN or infinite figure breaks it. Each run is
+	// clipped to the data area.
+	var runs [][]vg.Point
+	var cur []vg.Point
+	for _, p := range l.pts {
+		pt := vg.Point{X: x(p[0]), Y: y(p[1])}
+		if math.IsNaN(float64(pt.X)) || math.IsNaN(float64(pt.Y)) || math.IsInf(float64(pt.X), 0) || math.IsInf(float64(pt.Y), 0) {
+			if len(cur) > 1 {
+				runs = append(runs, cur)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, pt)
 	}
-	c.StrokeLines(l.style, pts)
+	if len(cur) > 1 {
+		runs = append(runs, cur)
+	}
+	for _, r := range runs {
+		c.StrokeLines(l.style, c.ClipLinesXY(r)...)
+	}
 }
 
 // pointLabels writes texts at points, offset by off canvas units.
@@ -372,6 +405,8 @@ type pointLabels struct {
 
 func (l pointLabels) draw(c draw.Canvas, x, y func(float64) vg.Length) {
 	for i, p := range l.pts {
-		c.FillText(l.style, vg.Point{X: x(p[0]) + l.off.X, Y: y(p[1]) + l.off.Y}, l.texts[i])
+		if pt := (vg.Point{X: x(p[0]) + l.off.X, Y: y(p[1]) + l.off.Y}); inside(c, pt) {
+			c.FillText(l.style, pt, l.texts[i])
+		}
 	}
 }
