@@ -28,6 +28,7 @@ want python3 python3    # schemathesis (PyPI, in a virtual environment test.sh m
 want shellcheck shellcheck
 want busybox busybox
 want debootstrap debootstrap
+want curl curl          # install.sh's first choice (busybox's wget is the other)
 python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
 # initdb is not on PATH: look where Debian puts it. The store tests start their own server.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
