@@ -43,6 +43,20 @@ iomark_install() {
 	*) die "no iomark release for $machine: build it from source (https://github.com/iomark/iomark)" ;;
 	esac
 
+	# Where the binary goes is settled before anything is downloaded.
+	dest=$prefix/bin
+	sudo=
+	# Writable: the directory, or where it would be made (nothing is made before the check).
+	parent=$dest
+	while [ ! -e "$parent" ]; do parent=$(dirname "$parent"); done
+	if ! { [ -d "$parent" ] && [ -w "$parent" ]; }; then
+		if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
+			sudo=sudo
+			say "$dest is not writable: using sudo"
+		else
+			die "cannot write to $dest: run as root, or set PREFIX to a directory of yours (PREFIX=\$HOME/.local)"
+		fi
+	fi
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/iomark-install.XXXXXX") || die "cannot make a temporary directory"
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -83,16 +97,6 @@ iomark_install() {
 	[ -f "$bin" ] || die "$archive holds no iomark binary"
 	"$bin" version >/dev/null 2>&1 || die "the downloaded binary does not run on this machine ($machine); nothing was installed"
 
-	dest=$prefix/bin
-	sudo=
-	if ! { [ -d "$dest" ] && [ -w "$dest" ]; } && ! { [ ! -e "$dest" ] && mkdir -p "$dest" 2>/dev/null; }; then
-		if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
-			sudo=sudo
-			say "$dest is not writable: using sudo"
-		else
-			die "cannot write to $dest: run as root, or set PREFIX to a directory of yours (PREFIX=\$HOME/.local)"
-		fi
-	fi
 	$sudo mkdir -p "$dest"
 	# Copy beside the old binary, then rename over it: a running iomark keeps its file, and the
 	# command is never half-written.

@@ -97,9 +97,9 @@ cp "$out/SHA256SUMS" "$out/iomark_${version}_linux_amd64.tar.gz" "$mirror/v$vers
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server --bind 127.0.0.1 --directory "$work" "$port" >"$work/http.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 50); do
+for _ in $(seq 100); do
   python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/mirror/LATEST')" 2>/dev/null && break
-  sleep 0.1
+  sleep 0.2
 done
 base=http://127.0.0.1:$port/mirror
 IOMARK_BASE_URL=$base PREFIX=$work/p1 dash install.sh 2>"$work/inst.log" || { cat "$work/inst.log"; fail "install.sh under dash failed"; }
