@@ -22,7 +22,13 @@ want modprobe kmod
 want cpio cpio
 want fdtput device-tree-compiler
 want xz xz-utils
-want python3 python3    # schemathesis (PyPI, in a virtual environment test.sh makes)
+want python3 python3    # schemathesis (PyPI, in a virtual environment test.sh makes); install.sh's test mirror
+# The release test (scripts/release-test.sh): install.sh under dash and busybox, shellcheck, and a
+# bookworm chroot to install the .deb in (never on this machine).
+want shellcheck shellcheck
+want busybox busybox
+want debootstrap debootstrap
+want curl curl          # install.sh's first choice (busybox's wget is the other)
 python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
 # initdb is not on PATH: look where Debian puts it. The store tests start their own server.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
@@ -35,4 +41,15 @@ if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# Kernel interfaces a fresh machine has not set up (each step is a no-op where it is done):
+# tracefs for the kernel-trace tests (bpftrace says "tracepoint not found" without it), the loop
+# driver for the throttled devices, FUSE for the emulated cards.
+if [ "$(id -u)" = 0 ]; then
+  if [ -d /sys/kernel/tracing ] && ! grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts; then
+    mount -t tracefs tracefs /sys/kernel/tracing || echo "setup-test-deps: cannot mount tracefs on /sys/kernel/tracing; the kernel-trace tests will fail" >&2
+  fi
+  [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || echo "setup-test-deps: no loop driver (modprobe loop failed); the I/O tests will fail" >&2
+  [ -e /dev/fuse ] || modprobe fuse 2>/dev/null || mknod -m 0666 /dev/fuse c 10 229 || echo "setup-test-deps: no /dev/fuse; the emulated-card tests will fail" >&2
 fi

@@ -24,6 +24,11 @@ func TestVersion(t *testing.T) {
 			t.Errorf("version output %q lacks %q", out, want)
 		}
 	}
+	// --version prints the same text, as users of other tools expect it to.
+	code, flagOut, _ := runCLI(t, "--version")
+	if code != 0 || flagOut != out {
+		t.Errorf("--version: exit %d, output %q, want %q", code, flagOut, out)
+	}
 }
 
 func TestJobJSONHasTheDocumentedKeys(t *testing.T) {

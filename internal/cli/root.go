@@ -55,6 +55,7 @@ and confirm, and a test file never outlives the run.`,
 	for _, add := range subcommands {
 		root.AddCommand(add())
 	}
+	withVersionFlag(root)
 	return root
 }
 

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"github.com/iomark/iomark/internal/compare"
 	"image/color"
+	"math"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -16,17 +15,18 @@ import (
 )
 
 // A chart is a stack of plots drawn one under the other, each given a height in proportion
-// to what it shows. Text is set in Liberation Sans (newPlot): the PNG draws it from gonum's
-// embedded copy; the SVG names it, with metric-compatible fallbacks, and embeds nothing.
+// to what it shows. Text is set in Liberation Sans (chartdraw.go): the PNG draws it from the
+// one embedded copy; the SVG names it, with metric-compatible fallbacks, and embeds nothing.
 type chart struct {
 	width  vg.Length
 	panels []panel
-	// aligned panels share their x axis placement (plot.Align) and get equal heights.
+	// aligned panels share their data area's left edge (so their x axes line up) and get
+	// equal heights.
 	aligned bool
 }
 
 type panel struct {
-	p      *plot.Plot
+	p      *plot
 	height vg.Length
 }
 
@@ -45,23 +45,24 @@ func (c chart) height() vg.Length {
 // the edge, with a gap between panels so a title never meets the axis label above it.
 func (c chart) draw(dc draw.Canvas) {
 	dc = draw.Crop(dc, chartMargin, -chartMargin, chartMargin, -chartMargin)
-	if c.aligned {
-		tiles := draw.Tiles{Rows: len(c.panels), Cols: 1, PadY: panelGap}
-		plots := make([][]*plot.Plot, len(c.panels))
-		for i, p := range c.panels {
-			plots[i] = []*plot.Plot{p.p}
+	var yw vg.Length
+	if c.aligned && len(c.panels) > 0 {
+		for _, p := range c.panels {
+			p.p.x.sanitize()
+			p.p.y.sanitize()
+			yw = max(yw, p.p.y.yWidth())
 		}
-		for i, row := range plot.Align(plots, tiles, dc) {
-			c.panels[i].p.Draw(row[0])
+		h := (dc.Max.Y - dc.Min.Y - panelGap*vg.Length(len(c.panels)-1)) / vg.Length(len(c.panels))
+		for i := range c.panels {
+			c.panels[i].height = h
 		}
-		return
 	}
 	top := dc.Max.Y
 	for _, p := range c.panels {
 		sub := dc
 		sub.Max.Y = top
 		sub.Min.Y = top - p.height
-		p.p.Draw(sub)
+		p.p.draw(sub, yw)
 		top -= p.height + panelGap
 	}
 }
@@ -116,18 +117,6 @@ func sustainedTest(r *record.Run) *record.Test {
 	return nil
 }
 
-// newPlot is a plot in the chart's font, Liberation Sans: gonum draws with its metrics, and
-// an SVG names it with metric-compatible fallbacks (svg.go), so text fits wherever it renders.
-func newPlot() *plot.Plot {
-	p := plot.New()
-	for _, st := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
-		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
-		st.Font.Typeface, st.Font.Variant = "Liberation", "Sans"
-	}
-	p.Title.TextStyle.Font.Size = vg.Points(12)
-	return p
-}
-
 // fmtNumber prints a figure as fmtValue does, without the unit (the axis names it).
 func fmtNumber(v float64, unit string) string {
 	return strings.TrimSuffix(fmtValue(v, unit), " "+unit)
@@ -137,24 +126,27 @@ func fmtNumber(v float64, unit string) string {
 // labelled with its value in unit: the first in the run's colour and the others grey when
 // highlightFirst, else all in the run's colour. The value axis starts at 0, leaves room for
 // the labels, and is ticked at round steps (niceTicks).
-func hbars(title, xLabel string, names []string, values []float64, highlightFirst bool, unit string, row vg.Length) (*plot.Plot, error) {
+func hbars(title, xLabel string, names []string, values []float64, highlightFirst bool, unit string, row vg.Length) (*plot, error) {
 	p := newPlot()
-	p.Title.Text = title
-	p.X.Label.Text = xLabel
-	p.X.Min = 0
-	p.X.Tick.Marker = niceTicks{want: 6}
+	p.title = title
+	p.x.label = xLabel
+	p.x.min = 0
+	p.x.ticks = niceTicks{want: 6}
 	n := len(names)
-	// Nominal Y runs bottom-up; reverse so the first name is on top.
+	if n == 0 {
+		return nil, fmt.Errorf("chart %q: no bars to draw", title)
+	}
+	// The y axis runs bottom-up; reverse so the first name is on top.
 	rev := make([]string, n)
-	run, others := make(plotter.Values, n), make(plotter.Values, n)
+	run, others := make([]float64, n), make([]float64, n)
 	top := 0.0
 	for _, v := range values {
 		top = max(top, v)
 	}
 	// Room right of the longest bar for a label; a bar longer than a sixth of the axis carries
 	// its label inside its end, in white, where no ceiling line or grid crosses it.
-	p.X.Max = max(top*1.12, 1e-9)
-	var inside, outside plotter.XYLabels
+	p.x.max = max(top*1.12, 1e-9)
+	var inside, outside pointLabels
 	for i := range names {
 		j := n - 1 - i
 		rev[j] = names[i]
@@ -164,80 +156,48 @@ func hbars(title, xLabel string, names []string, values []float64, highlightFirs
 			others[j] = values[i]
 		}
 		set := &outside
-		if values[i] > p.X.Max/6 {
+		if values[i] > p.x.max/6 {
 			set = &inside
 		}
-		set.XYs = append(set.XYs, plotter.XY{X: values[i], Y: float64(j)})
-		set.Labels = append(set.Labels, fmtNumber(values[i], unit))
+		set.pts = append(set.pts, [2]float64{values[i], float64(j)})
+		set.texts = append(set.texts, fmtNumber(values[i], unit))
 	}
-	p.Y.Tick.Label.Font.Size = vg.Points(10)
-	p.NominalY(rev...)
+	// A nominal axis: names at 0..n-1, no tick marks or axis line.
+	p.y.ticks = namedTicks(rev)
+	p.y.min, p.y.max = 0, float64(n-1)
+	p.yInset = row * 0.7 / 2
+	p.y.tickLen = 0
+	p.x.padding = p.y.tickLabel.Height(rev[0]) / 2
 	// A gap between the names and the bars: a viewer without Liberation Sans or a font of its
 	// widths (the SVG's fallbacks) sets the names wider, and they grow towards the bars.
-	p.Y.Padding = vg.Points(10)
-	for _, set := range []struct {
-		vals plotter.Values
-		c    color.Color
-	}{{others, colorPublished}, {run, colorRun}} {
-		if highlightFirst || set.c == colorRun {
-			bc, err := plotter.NewBarChart(set.vals, row*0.7)
-			if err != nil {
-				return nil, fmt.Errorf("chart %q: %w", title, err)
-			}
-			bc.Horizontal = true
-			bc.Color = set.c
-			bc.LineStyle.Width = 0
-			p.Add(bc)
-		}
+	p.y.padding = vg.Points(10)
+	if highlightFirst {
+		p.add(hbarSet{others, row * 0.7, colorPublished})
 	}
-	p.Add(plotter.NewGrid())
-	for _, set := range []struct {
-		labels plotter.XYLabels
-		inside bool
-	}{{inside, true}, {outside, false}} {
-		if len(set.labels.XYs) == 0 {
-			continue
-		}
-		l, err := plotter.NewLabels(set.labels)
-		if err != nil {
-			return nil, fmt.Errorf("chart %q: %w", title, err)
-		}
-		for i := range l.TextStyle {
-			st := &l.TextStyle[i]
-			st.Font.Typeface, st.Font.Variant, st.Font.Size = "Liberation", "Sans", vg.Points(9)
-			st.YAlign = text.YCenter
-			if set.inside {
-				st.XAlign, st.Color = text.XRight, color.White
-			}
-		}
-		l.Offset = vg.Point{X: vg.Points(3)}
-		if set.inside {
-			l.Offset.X = -vg.Points(3)
-		}
-		p.Add(l)
-	}
+	p.add(hbarSet{run, row * 0.7, colorRun}, grid{p})
+	inside.style = textStyle(9, color.White, text.XRight, text.YCenter)
+	inside.off = vg.Point{X: -vg.Points(3)}
+	outside.style = textStyle(9, color.Black, text.XLeft, text.YCenter)
+	outside.off = vg.Point{X: vg.Points(3)}
+	p.add(inside, outside)
 	return p, nil
 }
 
 // vline draws a vertical marker at x across the y range, with a legend entry.
-func vline(p *plot.Plot, x, y0, y1 float64, c color.Color, legend string) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
-	if err != nil {
-		return err
+func vline(p *plot, x, y0, y1 float64, c color.Color, legend string) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("a marker at %v cannot be drawn", x)
 	}
-	l.Color = c
-	l.Width = vg.Points(1.5)
-	l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	p.Add(l)
+	style := draw.LineStyle{Color: c, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	p.add(polyline{[][2]float64{{x, y0}, {x, y1}}, style})
 	if legend != "" {
-		p.Legend.Add(legend, l)
-		p.Legend.Top = true
+		p.legend = append(p.legend, legendEntry{legend, style})
 	}
 	return nil
 }
 
-// axisLabelChars is the longest axis label line the chart writes: gonum narrows a panel's bars
-// to make room for a wider one.
+// axisLabelChars is the longest axis label line the chart writes: a longer one would run past
+// the panel's edge.
 const axisLabelChars = 56
 
 // wrapWords breaks s at spaces into lines of at most n characters (a longer word stands alone).
@@ -298,8 +258,10 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 			if err := vline(p, ceil, -0.5, float64(len(mbNames))-0.5, colorCeiling, ""); err != nil {
 				return c, err
 			}
-			p.X.Max = max(p.X.Max, ceil*1.05)
-			p.X.Label.Text += fmt.Sprintf("; dashed line: link ceiling %s MB/s", fmtRate(ceil))
+			// The line spans half a row beyond the outer bars: the axis takes its range.
+			p.y.min, p.y.max, p.yInset = -0.5, float64(len(mbNames))-0.5, 0
+			p.x.max = max(p.x.max, ceil*1.05)
+			p.x.label += fmt.Sprintf("; dashed line: link ceiling %s MB/s", fmtRate(ceil))
 		}
 		c.panels = append(c.panels, panel{p, panelOverhead + labelLine + barRowHeight*vg.Length(len(mbNames))})
 		title = "the same run's random I/O, in IOPS"
@@ -339,7 +301,7 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 			method = "method differs"
 		}
 		title := fmt.Sprintf("%s vs iomark %s (%s)", f.Label, f.Test, method)
-		// gonum narrows the bars to fit a wide axis label: keep its lines short.
+		// Keep the axis label's lines short: it is centred under the bars.
 		label := fmt.Sprintf("%s: published %s for %s; sources: %s", f.Unit, f.Column, ps.Scope(), strings.Join(srcs, ", "))
 		if f.Converted > 0 {
 			label += fmt.Sprintf("; %d published MiB/s figures converted to MB/s", f.Converted)
@@ -377,39 +339,34 @@ func contains(s []string, v string) bool {
 // sample, which the runner takes within its sampling interval of that start.
 func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 	c := chart{width: chartWidth, aligned: true}
-	pts := make(plotter.XYs, len(t.Series))
-	maxX := 0.0
+	pts := make([][2]float64, len(t.Series))
+	maxX, ymax := 0.0, math.Inf(-1)
 	for i, s := range t.Series {
-		pts[i] = plotter.XY{X: s.TS, Y: s.MBPerS}
+		pts[i] = [2]float64{s.TS, s.MBPerS}
 		maxX = max(maxX, s.TS)
+		ymax = max(ymax, s.MBPerS)
 	}
 	p := newPlot()
-	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{want: 8}, niceTicks{want: 6}
-	p.Title.Text = shorten(deviceLine(r), 90) + "\n" + fmt.Sprintf("sustained write (%s), %s written", t.Name, fmtBytes(t.Sustained.WrittenBytes))
-	p.X.Label.Text = "seconds since the write began"
-	p.Y.Label.Text = "MB/s (10^6 bytes/s)"
-	p.Y.Min = 0
-	p.X.Min = 0
-	l, err := plotter.NewLine(pts)
-	if err != nil {
-		return c, fmt.Errorf("sustained chart: %w", err)
-	}
-	l.Color = colorRun
-	l.Width = vg.Points(1.5)
-	p.Add(l, plotter.NewGrid())
-	p.Legend.Add("write rate, MB/s", l)
-	p.Legend.Top = true
-	_, _, _, ymax := plotter.XYRange(pts)
-	p.Y.Max = ymax * 1.3 // headroom: the legend sits above the curve, not on it
+	p.x.ticks, p.y.ticks = niceTicks{want: 8}, niceTicks{want: 6}
+	p.title = shorten(deviceLine(r), 90) + "\n" + fmt.Sprintf("sustained write (%s), %s written", t.Name, fmtBytes(t.Sustained.WrittenBytes))
+	p.x.label = "seconds since the write began"
+	p.y.label = "MB/s (10^6 bytes/s)"
+	p.y.min, p.x.min = 0, 0
+	p.x.max = maxX
+	rate := draw.LineStyle{Color: colorRun, Width: vg.Points(1.5)}
+	p.add(polyline{pts, rate}, grid{p})
+	p.legend = append(p.legend, legendEntry{"write rate, MB/s", rate})
+	p.y.max = ymax * 1.3 // headroom: the legend sits above the curve, not on it
 	if s := t.Sustained; s.CliffFound {
 		label := fmt.Sprintf("cliff at %s (%s MB/s to %s MB/s)", fmtSeconds(s.CliffAtS), fmtRate(s.BeforeMBPerS), fmtRate(s.AfterMBPerS))
 		if err := vline(p, s.CliffAtS, 0, ymax, colorCeiling, label); err != nil {
-			return c, err
+			return c, fmt.Errorf("sustained chart: %w", err)
 		}
+		p.x.max = max(p.x.max, s.CliffAtS)
 	}
 	c.panels = append(c.panels, panel{p, 3.5 * vg.Inch})
 
-	var soc, drive plotter.XYs
+	var soc, drive [][2]float64
 	first := -1.0
 	for _, s := range r.Sensors {
 		if s.Test != t.Name {
@@ -420,48 +377,45 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		}
 		x := s.TS - first
 		if s.SoCTempC != nil {
-			soc = append(soc, plotter.XY{X: x, Y: *s.SoCTempC})
+			soc = append(soc, [2]float64{x, *s.SoCTempC})
 		}
 		if s.DriveTempC != nil {
-			drive = append(drive, plotter.XY{X: x, Y: *s.DriveTempC})
+			drive = append(drive, [2]float64{x, *s.DriveTempC})
 		}
 	}
 	tp := newPlot()
-	tp.X.Tick.Marker, tp.Y.Tick.Marker = niceTicks{want: 8}, niceTicks{want: 4}
-	tp.X.Label.Text = "seconds since the test's first sensor sample"
-	tp.Y.Label.Text = "temperature, °C"
-	tp.X.Min, tp.X.Max = 0, maxX
-	tp.Legend.Top = true
-	tp.Add(plotter.NewGrid())
+	tp.x.ticks, tp.y.ticks = niceTicks{want: 8}, niceTicks{want: 4}
+	tp.x.label = "seconds since the test's first sensor sample"
+	tp.y.label = "temperature, °C"
+	tp.x.min, tp.x.max = 0, maxX
+	tp.add(grid{tp})
 	if len(soc) == 0 && len(drive) == 0 {
-		tp.Title.Text = "no temperature was sampled during this test"
+		tp.title = "no temperature was sampled during this test"
 	} else {
-		tp.Title.Text = "temperature during the write"
+		tp.title = "temperature during the write"
 	}
 	for _, s := range []struct {
-		xy    plotter.XYs
+		xy    [][2]float64
 		c     color.Color
 		label string
 	}{{soc, colorSoC, "SoC, °C"}, {drive, colorDrive, "drive, °C"}} {
 		if len(s.xy) == 0 {
 			continue
 		}
-		l, err := plotter.NewLine(s.xy)
-		if err != nil {
-			return c, fmt.Errorf("sustained chart: %w", err)
+		style := draw.LineStyle{Color: s.c, Width: vg.Points(1.5)}
+		tp.add(polyline{s.xy, style})
+		tp.legend = append(tp.legend, legendEntry{s.label, style})
+		lo, hi := s.xy[0][1], s.xy[0][1]
+		for _, v := range s.xy {
+			lo, hi = min(lo, v[1]), max(hi, v[1])
 		}
-		l.Color = s.c
-		l.Width = vg.Points(1.5)
-		tp.Add(l)
-		tp.Legend.Add(s.label, l)
-		_, _, lo, hi := plotter.XYRange(s.xy)
-		if tp.Y.Min == 0 || lo < tp.Y.Min {
-			tp.Y.Min = lo
+		if tp.y.min == 0 || lo < tp.y.min {
+			tp.y.min = lo
 		}
-		tp.Y.Max = max(tp.Y.Max, hi)
+		tp.y.max = max(tp.y.max, hi)
 	}
-	if tp.Y.Max > tp.Y.Min {
-		tp.Y.Max += (tp.Y.Max-tp.Y.Min)*0.35 + 1 // headroom for the legend
+	if tp.y.max > tp.y.min {
+		tp.y.max += (tp.y.max-tp.y.min)*0.35 + 1 // headroom for the legend
 	}
 	c.panels = append(c.panels, panel{tp, 2.5 * vg.Inch})
 	return c, nil

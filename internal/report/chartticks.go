@@ -3,8 +3,6 @@ package report
 import (
 	"math"
 	"strconv"
-
-	"gonum.org/v1/plot"
 )
 
 // niceTicks labels a value axis at round steps (1, 2, 2.5 or 5 times a power of ten) so
@@ -13,23 +11,23 @@ import (
 // by; the value labels on the bars give the figures, the ticks the scale.
 type niceTicks struct{ want int }
 
-// Ticks implements plot.Ticker.
-func (n niceTicks) Ticks(lo, hi float64) []plot.Tick {
+// Ticks implements ticker.
+func (n niceTicks) Ticks(lo, hi float64) []tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) || math.IsNaN(hi-lo) {
-		return []plot.Tick{{Value: lo, Label: fmtTick(lo, 0)}}
+		return []tick{{Value: lo, Label: fmtTick(lo, 0)}}
 	}
 	step := niceStep(lo, hi, max(n.want, 3))
 	decimals := stepDecimals(step)
-	var ticks []plot.Tick
+	var ticks []tick
 	first := math.Ceil(lo/step-1e-9) * step
 	for i := 0; i <= 1000; i++ {
 		v := first + float64(i)*step
 		if v > hi+step*1e-9 {
 			break
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: fmtTick(v, decimals)})
+		ticks = append(ticks, tick{Value: v, Label: fmtTick(v, decimals)})
 		if mid := v + step/2; mid <= hi {
-			ticks = append(ticks, plot.Tick{Value: mid})
+			ticks = append(ticks, tick{Value: mid})
 		}
 	}
 	return ticks

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -20,7 +19,7 @@ import (
 
 // svgExporter draws the chart of one run as SVG. No font is embedded (one made the file
 // 529 KB): the text names Liberation Sans, then fonts of the same widths (svgFontFamilies),
-// and each text carries the length gonum laid it out at (svgFitText), so a viewer that has
+// and each text carries the length it was laid out at (svgFitText), so a viewer that has
 // none of them still draws every label in its place.
 type svgExporter struct{}
 
@@ -39,7 +38,7 @@ func (svgExporter) Export(w io.Writer, runs []*record.Run, opts Options) error {
 	return err
 }
 
-// svgFontFamilies is the family list written for gonum's one family: Liberation Sans, then
+// svgFontFamilies is the family list written for the charts' one family: Liberation Sans, then
 // Arimo (the same design under another name) and Arial and Helvetica, whose widths Liberation
 // Sans was made to match, then any sans-serif.
 const svgFontFamilies = "font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"
@@ -48,7 +47,7 @@ const svgFontFamilies = "font-family:'Liberation Sans',Arimo,Arial,Helvetica,san
 // (points, the SVG's viewBox unit), then the escaped text.
 var svgTextElement = regexp.MustCompile(`<text ([^>]*?font-family:Liberation Sans;[^>]*?font-size:([0-9.]+)px[^>]*)>([^<]*)</text>`)
 
-// svgFitText names the font families and gives each text the length gonum measured it at with
+// svgFitText names the font families and gives each text the length the chart measured it at with
 // Liberation Sans (textLength, glyphs scaled to fit): a fallback font wider than Liberation
 // Sans (DejaVu Sans, on a Linux desktop without it, is about 10% wider) would otherwise push
 // names into the bars and axis labels off the edge.
@@ -61,7 +60,7 @@ func svgFitText(svg string) string {
 		if err != nil || size <= 0 || body == "" {
 			return "<text " + attrs + ">" + body + "</text>"
 		}
-		face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, vg.Points(size))
+		face := chartFonts().Lookup(chartFont, vg.Points(size))
 		width := face.Width(html.UnescapeString(body)).Points()
 		return fmt.Sprintf(`<text textLength="%.2f" lengthAdjust="spacingAndGlyphs" %s>%s</text>`, width, attrs, body)
 	})

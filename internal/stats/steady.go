@@ -1,10 +1,6 @@
 package stats
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/stat"
-)
+import "math"
 
 // Steady-state rule of the SNIA Solid State Storage Performance Test Specification (PTS)
 // 2.0.2, §2.1.24: over a measurement window of rounds (five in the PTS), the series is steady
@@ -49,7 +45,7 @@ func SteadyState(xs []float64, window int) (start int, mean float64, ok bool) {
 }
 
 // isSteady applies the rule to one window; pos holds 0..len(w)-1.
-func isSteady(w, pos []float64) (mean float64, ok bool) {
+func isSteady(w, pos []float64) (windowMean float64, ok bool) {
 	vals, _ := finiteValues(w)
 	if len(vals) != len(w) {
 		return 0, false
@@ -60,8 +56,8 @@ func isSteady(w, pos []float64) (mean float64, ok bool) {
 	for _, v := range z {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	m := stat.Mean(z, nil)
-	_, slope := stat.LinearRegression(pos, z, nil, false)
+	m := mean(z)
+	slope := slopeLeastSquares(pos, z)
 	excursion := math.Abs(slope) * float64(len(w)-1)
 	if hi-lo <= steadyMaxRangeFrac*math.Abs(m) && excursion <= steadyMaxSlopeFrac*math.Abs(m) {
 		return clampFinite(m * scale), true

@@ -3,9 +3,6 @@ package stats
 import (
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // How the 95% confidence interval of the median is computed.
@@ -85,7 +82,7 @@ func Summarize(xs []float64) Summary {
 
 	scale := scaleOf(sorted)
 	z := scaled(vals, scale)
-	meanZ, sdZ := stat.MeanStdDev(z, nil)
+	meanZ, sdZ := meanStdDev(z)
 	s.Stddev = clampFinite(sdZ * scale)
 
 	var lowZ, highZ float64
@@ -106,14 +103,13 @@ func Summarize(xs []float64) Summary {
 // tCritical is the two-sided 95% critical value of Student's t with df degrees of freedom,
 // t(0.975, df).
 func tCritical(df int) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-ciLevel)/2)
+	return studentTQuantile(1-(1-ciLevel)/2, float64(df))
 }
 
 // medianOrderStatistic returns the 1-based index j of the order statistics [x(j), x(n+1-j)]
 // bounding the median at 95% for n ≥ orderStatMinN, and their exact coverage.
 func medianOrderStatistic(n int) (j int, coverage float64) {
-	b := distuv.Binomial{N: float64(n), P: 0.5}
-	cover := func(j int) float64 { return 1 - 2*b.CDF(float64(j-1)) }
+	cover := func(j int) float64 { return 1 - 2*binomialHalfCDF(n, j-1) }
 	// Coverage falls as j grows; find the largest j with coverage ≥ 95% by bisection
 	// (j = 1 always qualifies for n ≥ 6).
 	lo, hi := 1, n/2
