@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync/atomic"
 	"testing"
 
@@ -276,23 +277,26 @@ func TestProbeDeviceDies(t *testing.T) {
 	ios := ref.c.Counters().Reads + ref.c.Counters().Writes
 	d := newCardDev(t, spec)
 	d.c.BreakAfter(ios / 2) // half-way through
-	file := t.TempDir() + "/restore.bin"
-	r, err := Probe(context.Background(), d, ProbeOptions{SizeBytes: gib, MaxFlushBytes: 16 * mib, RecoveryFile: file})
+	file := t.TempDir() + "/journal.bin"
+	r, err := Probe(context.Background(), d, ProbeOptions{SizeBytes: gib, MaxFlushBytes: 16 * mib, Journal: file})
 	if err == nil {
 		t.Fatalf("probe of a dying card: no error; result %+v", r)
 	}
 	t.Log(err)
 	if r.Restore == nil || r.Restore.Failed == 0 || r.Restore.RecoveryFile != file {
-		t.Fatalf("restore %+v, want failed blocks saved to %s", r.Restore, file)
+		t.Fatalf("restore %+v, want the journal %s kept", r.Restore, file)
 	}
-	// Once the card is back, the recovery file puts everything back.
+	// Once the card is back, the journal puts everything back, and goes.
 	d.c.Break(false)
-	rr, err := RestoreFile(d, gib, file)
-	if err != nil || rr.Failed != 0 || rr.Blocks != r.Restore.Failed {
-		t.Fatalf("restore from file: %+v, %v", rr, err)
+	rr, _, err := RestoreJournal(d, gib, "", file)
+	if err != nil || rr.Failed != 0 || rr.Blocks != r.Restore.Blocks || !rr.Verified {
+		t.Fatalf("restore from the journal: %+v, %v", rr, err)
 	}
 	if digest(t, d.c) != digest(t, ref.c) {
-		t.Error("after restoring from the file, the card differs from a fresh one")
+		t.Error("after restoring from the journal, the card differs from a fresh one")
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the journal is still there after a checked restore: %v", err)
 	}
 }
 
