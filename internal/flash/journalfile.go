@@ -85,7 +85,7 @@ type journalFile struct {
 func createJournal(path string, h JournalHeader) (*journalFile, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("creating the journal: %w — give --journal a new file on another drive", err)
+		return nil, fmt.Errorf("creating the journal: %w — choose a new file on another drive (iomark verify --journal FILE)", err)
 	}
 	hdr := h.encode()
 	_, err = f.Write(hdr)
@@ -318,11 +318,11 @@ func RestoreJournal(dev Device, sizeBytes int64, identity, path string) (*Restor
 	r, failed := j.restore(io)
 	r.RecoveryFile = path
 	if len(failed) > 0 {
-		return &r, c, fmt.Errorf("%d of %d blocks could not be written: the journal %s is kept — check the disk (dmesg) and run the same --restore again", len(failed), r.Blocks, path)
+		return &r, c, fmt.Errorf("%d of %d blocks could not be written: the journal %s is kept — check the disk (dmesg) and run the same iomark verify --restore again", len(failed), r.Blocks, path)
 	}
 	r.Verified = j.verify(io, h.Nonce, func(int64) bool { return false })
 	if !r.Verified {
-		return &r, c, fmt.Errorf("every block was written, but reading them back did not match the journal: it is kept (%s) — the disk may be failing; run the same --restore again, or copy what you can off the disk", path)
+		return &r, c, fmt.Errorf("every block was written, but reading them back did not match the journal: it is kept (%s) — the disk may be failing; run the same iomark verify --restore again, or copy what you can off the disk", path)
 	}
 	if err := removeJournal(path); err != nil {
 		return &r, c, fmt.Errorf("every block is back and checked, but removing the journal failed: %w — delete %s yourself", err, path)
