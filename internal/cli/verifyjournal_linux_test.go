@@ -274,6 +274,22 @@ func TestVerifyJournalPlace(t *testing.T) {
 			t.Errorf("%v with a pending journal: exit %d: %s", args, code, errOut)
 		}
 	}
+	// The same for a directory on it: a fill, or a run.
+	if b, err := exec.Command("mount", d.Dev, mnt).CombinedOutput(); err != nil {
+		t.Fatalf("mount: %v %s", err, b)
+	}
+	for _, args := range [][]string{{"verify", mnt, "--size", "16M", "--no-save"}, {"run", mnt, "--no-save"}} {
+		if code, _, errOut := runCLI(t, args...); code != exitFailure || !strings.Contains(errOut, "did not finish") {
+			t.Errorf("%v with a pending journal: exit %d: %s", args, code, errOut)
+		}
+	}
+	if left, _ := os.ReadDir(mnt); len(left) > 1 { // lost+found
+		t.Errorf("refused runs left %v", left)
+	}
+	if b, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+		t.Fatalf("umount: %v %s", err, b)
+	}
+	state = d.Card.Digest()
 	if code, out, errOut := runCLI(t, "verify", "--discard-journal", journal, d.Dev, "--confirm", d.Dev); code != 0 || !strings.Contains(out, "will not be put back") {
 		t.Errorf("discard: exit %d: %s%s", code, out, errOut)
 	}

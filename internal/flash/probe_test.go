@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -286,17 +287,52 @@ func TestProbeDeviceDies(t *testing.T) {
 	if r.Restore == nil || r.Restore.Failed == 0 || r.Restore.RecoveryFile != file {
 		t.Fatalf("restore %+v, want the journal %s kept", r.Restore, file)
 	}
-	// Once the card is back, the journal puts everything back, and goes.
+	// Once the card is back, the journal puts everything back, and goes — on that disk only.
 	d.c.Break(false)
-	rr, _, err := RestoreJournal(d, gib, "", file)
+	w := d.c.Counters().Writes
+	if _, _, err := RestoreJournal(d, gib/2, "", file); err == nil || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("a journal restored to a disk of another size: %v", err)
+	}
+	if d.c.Counters().Writes != w {
+		t.Error("the refused restore wrote")
+	}
+	// The journal names no identity (none was given), so any disk of its size is taken.
+	rr, _, err := RestoreJournal(d, gib, "another|disk", file)
 	if err != nil || rr.Failed != 0 || rr.Blocks != r.Restore.Blocks || !rr.Verified {
 		t.Fatalf("restore from the journal: %+v, %v", rr, err)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the journal is still there after a checked restore: %v", err)
 	}
 	if digest(t, d.c) != digest(t, ref.c) {
 		t.Error("after restoring from the journal, the card differs from a fresh one")
 	}
-	if _, err := os.Stat(file); !os.IsNotExist(err) {
-		t.Errorf("the journal is still there after a checked restore: %v", err)
+}
+
+// A journal names its disk: a restore to another disk of the same size is refused, nothing
+// written.
+func TestRestoreJournalOtherDisk(t *testing.T) {
+	spec := lab.CardSpec{ClaimedBytes: 256 * mib, RealBytes: 64 * mib, Failure: lab.FailWrap, Seed: 4}
+	d := newCardDev(t, spec)
+	file := t.TempDir() + "/journal.bin"
+	d.c.BreakAfter(200)
+	if _, err := Probe(context.Background(), d, ProbeOptions{SizeBytes: spec.ClaimedBytes, Journal: file, Identity: "sd:1b:sm:ec2qt|ab12|256", Device: "mmcblk0"}); err == nil {
+		t.Fatal("no error from a card that broke")
+	}
+	d.c.Break(false)
+	w := d.c.Counters().Writes
+	if _, _, err := RestoreJournal(d, spec.ClaimedBytes, "sd:1b:sm:ec2qt|cd34|256", file); err == nil || !strings.Contains(err.Error(), "another disk") {
+		t.Errorf("restore to another card: %v", err)
+	}
+	if d.c.Counters().Writes != w {
+		t.Error("the refused restore wrote")
+	}
+	rr, _, err := RestoreJournal(d, spec.ClaimedBytes, "sd:1b:sm:ec2qt|ab12|256", file)
+	if err != nil || !rr.Verified {
+		t.Fatalf("restore to its card: %+v %v", rr, err)
+	}
+	if digest(t, d.c) != digest(t, newCardDev(t, spec).c) {
+		t.Error("the card differs from a fresh one after the restore")
 	}
 }
 
