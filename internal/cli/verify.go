@@ -265,37 +265,6 @@ func verifyDisk(ctx context.Context, dev string, f *verifyFlags, progress *verif
 	return res, rep, err
 }
 
-// prepareJournal refuses a disk with a pending journal, and picks and checks the new one's
-// place (not on the disk, room for all it may hold): all before the disk is opened for
-// writing. It returns nil for a destructive verify.
-func prepareJournal(dev string, f *verifyFlags, o *flash.ProbeOptions) (*pendingJournal, error) {
-	ro, err := flash.OpenBlock(dev, false, f.root)
-	if err != nil {
-		return nil, err
-	}
-	disk := ro.Disk
-	size, lbs := ro.SizeBytes, ro.LogicalBlockBytes
-	ro.Close()
-	rep := identify(dev, f.root)
-	if err := refusePending(rep, size, dev); err != nil {
-		return nil, err
-	}
-	if f.destructive {
-		return nil, nil
-	}
-	path := f.journal
-	if path == "" {
-		path = defaultJournalPath(disk.Name)
-	}
-	if path, err = filepath.Abs(path); err != nil {
-		return nil, err
-	}
-	if err := flash.CheckJournalPlace(path, disk.MajMin, f.root, flash.JournalBytesBound(size, o.MaxFlushBytes, lbs)); err != nil {
-		return nil, err
-	}
-	return &pendingJournal{Journal: path, Identity: diskIdentity(rep, size), SizeBytes: size, Device: dev, CreatedAt: time.Now().UTC()}, nil
-}
-
 func verifyDir(ctx context.Context, dir string, f *verifyFlags, progress *verifyProgress) (*flash.Result, *probe.Report, error) {
 	o := flash.FillOptions{Dir: dir, Progress: progress.update, Root: f.root}
 	if f.size != "" {
