@@ -77,8 +77,10 @@ func TestJournalRoundTrip(t *testing.T) {
 		t.Errorf("an entry at offset 2^64-512: %v %v", c, err)
 	}
 	// A journal cut inside its header: stopped before the first write.
-	if _, err := ReadJournal(data[:10]); err == nil || !strings.Contains(err.Error(), "incomplete") {
-		t.Errorf("cut header: %v", err)
+	for _, n := range []int{10, len(journalMagic) + 2, len(journalMagic) + 30, len(data) - 1} {
+		if _, err := ReadJournal(data[:n]); err == nil || !strings.Contains(err.Error(), "incomplete") {
+			t.Errorf("header cut at %d bytes: %v", n, err)
+		}
 	}
 }
 

@@ -194,21 +194,23 @@ func ReadJournal(data []byte) (*JournalContent, error) {
 	r := bytes.NewReader(data[len(journalMagic):])
 	var version, blockBytes uint32
 	var size, nonce, created uint64
-	binary.Read(r, binary.LittleEndian, &version)
+	incomplete := bad("its header is incomplete (a verify stopped this way had not written to the disk yet)")
+	if binary.Read(r, binary.LittleEndian, &version) != nil {
+		return nil, incomplete
+	}
 	if version != journalVersion {
 		return nil, bad(fmt.Sprintf("version %d, this iomark reads %d", version, journalVersion))
 	}
-	binary.Read(r, binary.LittleEndian, &size)
-	binary.Read(r, binary.LittleEndian, &nonce)
-	binary.Read(r, binary.LittleEndian, &blockBytes)
+	err0 := errors.Join(binary.Read(r, binary.LittleEndian, &size), binary.Read(r, binary.LittleEndian, &nonce),
+		binary.Read(r, binary.LittleEndian, &blockBytes))
 	id, err1 := readString16(r)
 	dev, err2 := readString16(r)
 	err3 := binary.Read(r, binary.LittleEndian, &created)
 	hdrLen := len(data) - r.Len()
 	var sum uint32
 	err4 := binary.Read(r, binary.LittleEndian, &sum)
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
-		return nil, bad("its header is incomplete (a verify stopped this way had not written to the disk yet)")
+	if err := errors.Join(err0, err1, err2, err3, err4); err != nil {
+		return nil, incomplete
 	}
 	if crc32.Checksum(data[:hdrLen], castagnoli) != sum {
 		return nil, bad("header checksum mismatch")
