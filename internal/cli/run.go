@@ -151,6 +151,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		fmt.Fprintf(stderr, "iomark: could not identify the drive (%v); measuring anyway, without a link ceiling\n", perr)
 		rep = nil
 	}
+	if err := refusePending(rep, 0, ""); err != nil {
+		return withExit(exitFailure, err)
+	}
 	progress := newRunProgress(stderr)
 	env := runner.Env{Target: abs, Probe: rep, Progress: progress.event,
 		Log: func(format string, args ...any) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +39,8 @@ type verifyFlags struct {
 	dsn         string
 	noSave      bool
 	restore     string
+	journal     string
+	discard     string
 	maxFlush    string
 	root        string
 }
@@ -52,8 +55,11 @@ func newVerifyCmd() *cobra.Command {
 TARGET a whole disk (/dev/sdb, /dev/mmcblk0; unmounted; --confirm naming it again): a probe in
 the manner of f3probe. It writes stamped blocks at chosen places, reads them back past the
 drive's cache and finds the last good byte by search, never writing the whole disk. Every
-block it overwrites is saved first and written back at the end — also on error, Ctrl-C and
-SIGTERM (not on power loss or kill -9) — unless --destructive. About a minute on a slow card.
+block it overwrites is saved first in a journal on another drive (synced before the block is
+written: --journal, the path is printed before the first write) and written back at the end —
+also on error, Ctrl-C and SIGTERM. After a crash, kill -9 or power loss, --restore JOURNAL
+puts every byte back; until then verify, fill and run refuse that disk. --destructive keeps
+nothing. About a minute on a slow card.
 
 TARGET a directory on a mounted drive: the f3write/f3read method. It fills the free space
 (minus a margin, or --size) with stamped files, reads them back, reports what came back
@@ -66,7 +72,8 @@ damaged. See docs/verify.md.`,
 		Example: `  sudo iomark verify /dev/sdb --confirm /dev/sdb
   iomark verify /media/pi/CARD
   iomark verify /media/pi/CARD --size 4G --json
-  sudo iomark verify --restore ~/.local/share/iomark/verify-restore-sdb-….bin /dev/sdb --confirm /dev/sdb`,
+  sudo iomark verify /dev/sdb --confirm /dev/sdb --journal /media/pi/USB/sdb-journal.bin
+  sudo iomark verify --restore ~/.local/share/iomark/verify-journal-sdb-….bin /dev/sdb --confirm /dev/sdb`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(cmd, args[0], f) },
 	}
@@ -75,7 +82,9 @@ damaged. See docs/verify.md.`,
 	fl.StringVar(&f.confirm, "confirm", "", "the disk again: verify writes to it (and puts back what it overwrote)")
 	fl.BoolVar(&f.destructive, "destructive", false, "do not save and restore what the probe overwrites (faster; destroys data)")
 	fl.StringVar(&f.size, "size", "", "directory TARGET: test only this many bytes (e.g. 4G) instead of the free space")
-	fl.StringVar(&f.restore, "restore", "", "write back the blocks a verify could not restore, from the FILE it saved them to")
+	fl.StringVar(&f.restore, "restore", "", "write back every block saved in the JOURNAL of a verify that did not finish, check them, then remove the journal")
+	fl.StringVar(&f.journal, "journal", "", "where the probe saves what it overwrites, on another drive than the disk (default: beside the results database)")
+	fl.StringVar(&f.discard, "discard-journal", "", "give up the JOURNAL of a verify that did not finish: its blocks are never put back")
 	fl.StringVar(&f.maxFlush, "max-flush", "", "most the probe writes to empty the drive's cache before trusting a read-back (default 128M)")
 	fl.StringVar(&f.root, "root", os.Getenv("IOMARK_ROOT"), "read DIR/sys and DIR/proc instead of the live system")
 	addDBFlag(cmd, &f.dsn)
@@ -91,8 +100,12 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	}
 	block := fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
 	switch {
-	case f.restore != "" && !block:
-		return usageError("--restore needs the disk the blocks came from as TARGET")
+	case (f.restore != "" || f.discard != "") && !block:
+		return usageError("--restore and --discard-journal need the disk the journal was made for as TARGET")
+	case f.restore != "" && f.discard != "":
+		return usageError("--restore or --discard-journal, not both")
+	case f.journal != "" && (!block || f.destructive):
+		return usageError("--journal is for a non-destructive verify of a disk")
 	case f.size != "" && block:
 		return usageError("--size is for a directory TARGET; a disk is probed, not filled")
 	case (f.destructive || f.maxFlush != "") && !block:
@@ -119,6 +132,9 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		}
 		if f.restore != "" {
 			what = "--restore writes to " + target
+		}
+		if f.discard != "" {
+			what = "--discard-journal gives up for good what a verify overwrote on " + target
 		}
 		if f.confirm != "" {
 			return usageError("--confirm %s does not name %s: %s — pass --confirm %s", f.confirm, target, what, target)
@@ -153,7 +169,10 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	}()
 
 	if f.restore != "" {
-		return restoreFromFile(cmd, target, f)
+		return restoreJournal(cmd, target, f)
+	}
+	if f.discard != "" {
+		return discardJournal(cmd, target, f)
 	}
 	// The database is checked before the first write: a verify takes minutes to hours.
 	if !f.noSave {
@@ -237,6 +256,17 @@ func verifyDisk(ctx context.Context, dev string, f *verifyFlags, progress *verif
 		}
 		o.MaxFlushBytes = n
 	}
+	if !f.destructive {
+		// The saved copies also live in memory: keep the cache flush within a quarter of
+		// what is free, so a small board does not swap or die half-way.
+		if avail := memAvailable(f.root); avail > 0 && o.MaxFlushBytes == 0 && avail/4 < flash.DefaultMaxFlushBytes {
+			o.MaxFlushBytes = max(16<<20, avail/4)
+		}
+	}
+	journal, err := prepareJournal(dev, f, &o)
+	if err != nil {
+		return nil, nil, err
+	}
 	b, err := flash.OpenBlock(dev, true, f.root)
 	if err != nil {
 		return nil, nil, err
@@ -244,15 +274,22 @@ func verifyDisk(ctx context.Context, dev string, f *verifyFlags, progress *verif
 	defer b.Close()
 	rep := identify(dev, f.root)
 	o.SizeBytes, o.LogicalBlockBytes = b.SizeBytes, b.LogicalBlockBytes
-	if !f.destructive {
-		o.RecoveryFile = recoveryPath(b.Name)
-		// The saved copies live in memory: keep the cache flush within a quarter of what is
-		// free, so a small board does not swap or die half-way.
-		if avail := memAvailable(f.root); avail > 0 && o.MaxFlushBytes == 0 && avail/4 < flash.DefaultMaxFlushBytes {
-			o.MaxFlushBytes = max(16<<20, avail/4)
+	if journal != nil {
+		if err := addPending(*journal); err != nil {
+			return nil, rep, err
 		}
+		o.Journal, o.Identity, o.Device = journal.Journal, journal.Identity, b.Name
+		progress.note(fmt.Sprintf("saving what the probe overwrites in %s (up to %s) — if this run is cut short, put it back with: iomark verify --restore %s %s --confirm %s",
+			journal.Journal, report.Bytes(flash.JournalBytesBound(b.SizeBytes, o.MaxFlushBytes, b.LogicalBlockBytes)), journal.Journal, dev, dev))
+	} else {
+		progress.note(fmt.Sprintf("--destructive: nothing is saved; what the probe overwrites on %s is lost for good", dev))
 	}
 	res, err := flash.Probe(ctx, b, o)
+	if journal != nil {
+		if _, serr := os.Stat(journal.Journal); errors.Is(serr, os.ErrNotExist) {
+			removePending(journal.Journal) // restored and checked, or never made
+		}
+	}
 	return res, rep, err
 }
 
@@ -266,6 +303,9 @@ func verifyDir(ctx context.Context, dir string, f *verifyFlags, progress *verify
 		o.SizeBytes = n
 	}
 	rep := identify(dir, f.root)
+	if err := refusePending(rep, 0, ""); err != nil {
+		return nil, rep, err
+	}
 	res, err := flash.Fill(ctx, o)
 	return res, rep, err
 }
@@ -315,17 +355,6 @@ func saveVerify(ctx context.Context, dsn string, res *flash.Result, rep *probe.R
 	return id, nil
 }
 
-// recoveryPath is where a probe saves blocks it could not write back: beside the results
-// database, named for the disk and the time.
-func recoveryPath(disk string) string {
-	dir := os.TempDir()
-	if p, err := store.DefaultPath(); err == nil {
-		dir = filepath.Dir(p)
-	}
-	os.MkdirAll(dir, 0o700)
-	return filepath.Join(dir, fmt.Sprintf("verify-restore-%s-%s.bin", disk, time.Now().UTC().Format("20060102T150405Z")))
-}
-
 // memAvailable is MemAvailable from root/proc/meminfo in bytes, 0 when unknown.
 func memAvailable(root string) int64 {
 	b, err := os.ReadFile(filepath.Join(root, "/proc/meminfo"))
@@ -339,30 +368,6 @@ func memAvailable(root string) int64 {
 		}
 	}
 	return 0
-}
-
-func restoreFromFile(cmd *cobra.Command, dev string, f *verifyFlags) error {
-	b, err := flash.OpenBlock(dev, true, f.root)
-	if err != nil {
-		return withExit(exitFailure, err)
-	}
-	defer b.Close()
-	r, err := flash.RestoreFile(b, b.SizeBytes, f.restore)
-	if err != nil {
-		return withExit(exitFailure, err)
-	}
-	out := cmd.OutOrStdout()
-	if f.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	}
-	fmt.Fprintf(out, "%s: wrote back %d blocks (%s) from %s", dev, r.Blocks, report.Bytes(r.Bytes), f.restore)
-	if r.Verified {
-		fmt.Fprintf(out, "; they read back as saved — you may delete the file")
-	}
-	fmt.Fprintln(out)
-	return nil
 }
 
 // sameDevice reports whether two paths name one block device.

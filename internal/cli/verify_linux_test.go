@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -23,7 +24,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv(cliMainEnv) != "" {
 		os.Exit(Main(os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	// Journals of verifies and their pointers go to the data directory: never the real one.
+	data, err := os.MkdirTemp("", "iomark-cli-data-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cli tests: a data directory:", err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_DATA_HOME", data)
+	code := m.Run()
+	os.RemoveAll(data)
+	os.Exit(code)
 }
 
 func upCard(t *testing.T, s lab.CardSpec) *lab.CardDrive {

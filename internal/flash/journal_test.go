@@ -3,17 +3,27 @@ package flash
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
-// recoveryBytes builds a recovery file as writeRecoveryFile does.
-func recoveryBytes(t testing.TB, sizeBytes int64, blocks []saved) []byte {
+// journalBytes builds a journal as a probe does: a header, then entries appended and synced.
+func journalBytes(t testing.TB, sizeBytes int64, blocks []saved) []byte {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "r.bin")
-	if err := writeRecoveryFile(path, sizeBytes, blocks); err != nil {
+	path := filepath.Join(t.TempDir(), "j.bin")
+	jf, err := createJournal(path, JournalHeader{SizeBytes: sizeBytes, Nonce: 7, BlockBytes: 4096, Identity: "sd:1b:sm:ec2qt|ab12|1000", Device: "mmcblk0", CreatedAt: time.Unix(1e9, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range blocks {
+		if err := jf.append(b.off, b.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := jf.close(); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -23,45 +33,71 @@ func recoveryBytes(t testing.TB, sizeBytes int64, blocks []saved) []byte {
 	return b
 }
 
-// withCRC appends the CRC-32C a recovery file ends with.
-func withCRC(body []byte) []byte {
-	return binary.LittleEndian.AppendUint32(append([]byte(nil), body...), crc32.Checksum(body, castagnoli))
-}
-
-func TestRecoveryFileRoundTrip(t *testing.T) {
+func TestJournalRoundTrip(t *testing.T) {
 	blocks := []saved{{off: 4096, data: bytes.Repeat([]byte{1}, 4096)}, {off: 0, data: bytes.Repeat([]byte{2}, 8192)}}
-	size, got, err := readRecoveryFile(recoveryBytes(t, 1<<20, blocks))
-	if err != nil || size != 1<<20 || len(got) != 2 || got[0].off != 4096 || !bytes.Equal(got[1].data, blocks[1].data) {
-		t.Fatalf("read back %d %+v %v", size, got, err)
+	data := journalBytes(t, 1<<20, blocks)
+	c, err := ReadJournal(data)
+	if err != nil || c.Header.SizeBytes != 1<<20 || c.Header.Nonce != 7 || c.Header.Device != "mmcblk0" || c.Header.Identity != "sd:1b:sm:ec2qt|ab12|1000" ||
+		c.Blocks() != 2 || c.entries[0].off != 4096 || !bytes.Equal(c.entries[1].data, blocks[1].data) || c.TornBytes != 0 {
+		t.Fatalf("read back %+v %v", c, err)
+	}
+	// A crash while the last entry was appended (before its group was written): that entry
+	// is dropped, the others are kept.
+	for cut := 1; cut < 8192+20; cut += 1000 {
+		c, err := ReadJournal(data[:len(data)-cut])
+		if err != nil || c.Blocks() != 1 || c.TornBytes != int64(8192+20-cut) {
+			t.Fatalf("cut %d bytes: %v blocks, torn %v, %v", cut, c.Blocks(), c.TornBytes, err)
+		}
+	}
+	// A bit flipped in an entry's data ends the journal there: what follows is not trusted.
+	bad := bytes.Clone(data)
+	bad[len(data)-8192-4-20+100] ^= 1
+	if c, err := ReadJournal(bad); err != nil || c.Blocks() != 1 {
+		t.Fatalf("flipped bit: %v, %v", c, err)
+	}
+	// Damage followed by more than a crash can tear is refused.
+	big := make([]saved, 0, 1400)
+	for i := 0; i < 1400; i++ {
+		big = append(big, saved{off: int64(i) * 4096, data: make([]byte, 4096)})
+	}
+	data = journalBytes(t, 8<<20, big)
+	data[len(journalMagic)+60] ^= 1 // inside the first entry
+	if _, err := ReadJournal(data); err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("damage before 5.8 MB of entries: %v", err)
 	}
 	// An entry whose offset plus length wraps past 2^64 must not pass as inside the device.
-	var body []byte
-	body = append(body, recoveryMagic...)
-	body = binary.LittleEndian.AppendUint32(body, recoveryVersion)
-	body = binary.LittleEndian.AppendUint64(body, 1<<20)
-	body = binary.LittleEndian.AppendUint32(body, 1)
-	body = binary.LittleEndian.AppendUint64(body, ^uint64(0)-511)
-	body = binary.LittleEndian.AppendUint32(body, 512)
-	body = append(body, make([]byte, 512)...)
-	if _, _, err := readRecoveryFile(withCRC(body)); err == nil {
-		t.Error("an entry at offset 2^64-512 was accepted")
+	data = journalBytes(t, 1<<20, nil)
+	var e []byte
+	e = binary.LittleEndian.AppendUint32(e, entryMagic)
+	e = binary.LittleEndian.AppendUint64(e, ^uint64(0)-511)
+	e = binary.LittleEndian.AppendUint32(e, 512)
+	e = append(e, make([]byte, 512)...)
+	e = binary.LittleEndian.AppendUint32(e, 0)
+	if c, err := ReadJournal(append(data, e...)); err != nil || c.Blocks() != 0 {
+		t.Errorf("an entry at offset 2^64-512: %v %v", c, err)
+	}
+	// A journal cut inside its header: stopped before the first write.
+	for _, n := range []int{10, len(journalMagic) + 2, len(journalMagic) + 30, len(data) - 1} {
+		if _, err := ReadJournal(data[:n]); err == nil || !strings.Contains(err.Error(), "incomplete") {
+			t.Errorf("header cut at %d bytes: %v", n, err)
+		}
 	}
 }
 
-// FuzzReadRecoveryFile: `iomark verify --restore FILE` reads a file the user names. No input
+// FuzzReadJournal: `iomark verify --restore FILE` reads a file the user names. No input
 // panics, and what it accepts lies inside the device it claims, in whole sectors.
-func FuzzReadRecoveryFile(f *testing.F) {
-	f.Add(recoveryBytes(f, 1<<20, []saved{{off: 4096, data: make([]byte, 4096)}}))
-	f.Add(recoveryBytes(f, 8<<20, nil))
-	f.Add([]byte("IOMARK-VERIFY-RESTORE\n"))
+func FuzzReadJournal(f *testing.F) {
+	f.Add(journalBytes(f, 1<<20, []saved{{off: 4096, data: make([]byte, 4096)}}))
+	f.Add(journalBytes(f, 8<<20, nil))
+	f.Add([]byte("IOMARK-VERIFY-JOURNAL\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		size, blocks, err := readRecoveryFile(data)
+		c, err := ReadJournal(data)
 		if err != nil {
 			return
 		}
-		for _, b := range blocks {
-			if b.off < 0 || b.off%SectorBytes != 0 || len(b.data) == 0 || len(b.data)%SectorBytes != 0 || b.off+int64(len(b.data)) > size {
-				t.Fatalf("accepted block at %d of %d bytes on a %d-byte device", b.off, len(b.data), size)
+		for _, b := range c.entries {
+			if b.off < 0 || b.off%SectorBytes != 0 || len(b.data) == 0 || len(b.data)%SectorBytes != 0 || b.off+int64(len(b.data)) > c.Header.SizeBytes {
+				t.Fatalf("accepted block at %d of %d bytes on a %d-byte device", b.off, len(b.data), c.Header.SizeBytes)
 			}
 		}
 	})

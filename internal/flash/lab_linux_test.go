@@ -227,8 +227,8 @@ func TestProbeCardDiesHalfWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Card.BreakAfter((model.Counters().Reads + model.Counters().Writes) / 2)
-	file := filepath.Join(t.TempDir(), "restore.bin")
-	r, err := probeDevice(t, d.Dev, ProbeOptions{RecoveryFile: file})
+	file := filepath.Join(t.TempDir(), "journal.bin")
+	r, err := probeDevice(t, d.Dev, ProbeOptions{Journal: file})
 	if err == nil {
 		t.Fatalf("a dying card verified without error: %+v", r)
 	}
@@ -242,12 +242,12 @@ func TestProbeCardDiesHalfWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	rr, err := RestoreFile(b, b.SizeBytes, file)
+	rr, _, err := RestoreJournal(b, b.SizeBytes, "", file)
 	if err != nil || rr.Failed != 0 {
-		t.Fatalf("restore from file: %+v %v", rr, err)
+		t.Fatalf("restore from the journal: %+v %v", rr, err)
 	}
 	if d.Card.Digest() != state {
-		t.Error("the card differs from what it was after restoring from the file")
+		t.Error("the card differs from what it was after restoring from the journal")
 	}
 }
 

@@ -29,9 +29,15 @@ type ProbeOptions struct {
 	Nonce uint64
 	// Progress, if set, is called as the probe moves on.
 	Progress func(Progress)
-	// RecoveryFile is where blocks that cannot be written back are saved (a path that does
-	// not exist yet); "" keeps them in memory only.
-	RecoveryFile string
+	// Journal is the write-ahead journal (a path that does not exist yet, on another drive):
+	// every block's original content is appended there and synced before the probe writes
+	// over it, so `iomark verify --restore` puts everything back after a crash, kill -9 or
+	// power loss. It is removed once the probe's own restore is done and checked. "" keeps
+	// the copies in memory only.
+	Journal string
+	// Identity names the disk in the journal (its serial number's hash and size), so a
+	// restore can refuse another disk; Device is its kernel name, for messages.
+	Identity, Device string
 }
 
 // Progress is a step of a running verify.
@@ -142,26 +148,33 @@ func Probe(ctx context.Context, dev Device, o ProbeOptions) (*Result, error) {
 			p.flush(p.roundFlush)
 		}
 		p.report("restore", fmt.Sprintf("writing back the %d blocks the probe overwrote", len(p.j.entries)))
-		r, failed := p.j.restore(p.io)
-		if len(failed) > 0 && o.RecoveryFile != "" {
-			if err := writeRecoveryFile(o.RecoveryFile, o.SizeBytes, failed); err == nil {
-				r.RecoveryFile = o.RecoveryFile
-			} else {
-				p.notes = append(p.notes, fmt.Sprintf("could not save the blocks left unrestored to %s: %v", o.RecoveryFile, err))
-			}
-		}
+		r, _ := p.j.restore(p.io)
 		if r.Failed == 0 {
 			r.Verified = p.verifyRestore()
 		}
 		res.Restore = &r
-		if r.Failed > 0 {
-			msg := fmt.Sprintf("%d of %d overwritten blocks could not be written back", r.Failed, r.Blocks)
-			if r.RecoveryFile != "" {
-				msg += fmt.Sprintf("; their original content is saved in %s — when the device is back, run: iomark verify --restore %s DEVICE --confirm DEVICE", r.RecoveryFile, r.RecoveryFile)
+		if jf := p.j.file; jf != nil {
+			if r.Failed == 0 && r.Verified {
+				if err := jf.remove(); err != nil {
+					p.notes = append(p.notes, fmt.Sprintf("everything was put back, but the journal %s could not be removed (%v): delete it", jf.path, err))
+				}
+			} else {
+				// Kept whole: a restore from it writes every block again, which is what
+				// the blocks that did go back hold already.
+				if err := jf.close(); err != nil {
+					p.notes = append(p.notes, fmt.Sprintf("closing the journal: %v", err))
+				}
+				r.RecoveryFile = jf.path
 			}
-			runErr = errors.Join(runErr, errors.New(msg))
+		}
+		again := ""
+		if r.RecoveryFile != "" {
+			again = fmt.Sprintf("; the journal %s holds every overwritten block — when the device is back, run: iomark verify --restore %s DEVICE --confirm DEVICE", r.RecoveryFile, r.RecoveryFile)
+		}
+		if r.Failed > 0 {
+			runErr = errors.Join(runErr, fmt.Errorf("%d of %d overwritten blocks could not be written back%s", r.Failed, r.Blocks, again))
 		} else if !r.Verified {
-			runErr = errors.Join(runErr, fmt.Errorf("every overwritten block was written back, but reading them again did not match what was saved: the device may be failing"))
+			runErr = errors.Join(runErr, fmt.Errorf("every overwritten block was written back, but reading them again did not match what was saved: the device may be failing%s", again))
 		}
 	}
 	res.BytesRead, res.BytesWritten = p.io.bytesRead, p.io.bytesWritten
@@ -197,6 +210,14 @@ func newProber(ctx context.Context, dev Device, o ProbeOptions) (*prober, error)
 		samples: map[int64]*sample{}}
 	if !o.Destructive {
 		p.j = newJournal()
+		if o.Journal != "" {
+			jf, err := createJournal(o.Journal, JournalHeader{SizeBytes: o.SizeBytes, Nonce: nonce, BlockBytes: int(block),
+				Identity: o.Identity, Device: o.Device, CreatedAt: time.Now()})
+			if err != nil {
+				return nil, fmt.Errorf("%w; nothing was written", err)
+			}
+			p.j.file = jf
+		}
 	}
 	return p, nil
 }
@@ -677,7 +698,12 @@ func (p *prober) flush(n int64) error {
 				continue // unreadable: leave it alone
 			}
 			for i := int64(0); i < size; i += p.block {
-				p.j.add(off+i, b[i:i+p.block]) // keeps an earlier copy of a block saved before
+				if err := p.j.add(off+i, b[i:i+p.block]); err != nil { // keeps an earlier copy of a block saved before
+					return err
+				}
+			}
+			if err := p.j.commit(); err != nil {
+				return err
 			}
 		}
 		buf := alignedBuf(int(size))

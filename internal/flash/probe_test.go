@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -276,23 +278,61 @@ func TestProbeDeviceDies(t *testing.T) {
 	ios := ref.c.Counters().Reads + ref.c.Counters().Writes
 	d := newCardDev(t, spec)
 	d.c.BreakAfter(ios / 2) // half-way through
-	file := t.TempDir() + "/restore.bin"
-	r, err := Probe(context.Background(), d, ProbeOptions{SizeBytes: gib, MaxFlushBytes: 16 * mib, RecoveryFile: file})
+	file := t.TempDir() + "/journal.bin"
+	r, err := Probe(context.Background(), d, ProbeOptions{SizeBytes: gib, MaxFlushBytes: 16 * mib, Journal: file})
 	if err == nil {
 		t.Fatalf("probe of a dying card: no error; result %+v", r)
 	}
 	t.Log(err)
 	if r.Restore == nil || r.Restore.Failed == 0 || r.Restore.RecoveryFile != file {
-		t.Fatalf("restore %+v, want failed blocks saved to %s", r.Restore, file)
+		t.Fatalf("restore %+v, want the journal %s kept", r.Restore, file)
 	}
-	// Once the card is back, the recovery file puts everything back.
+	// Once the card is back, the journal puts everything back, and goes — on that disk only.
 	d.c.Break(false)
-	rr, err := RestoreFile(d, gib, file)
-	if err != nil || rr.Failed != 0 || rr.Blocks != r.Restore.Failed {
-		t.Fatalf("restore from file: %+v, %v", rr, err)
+	w := d.c.Counters().Writes
+	if _, _, err := RestoreJournal(d, gib/2, "", file); err == nil || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("a journal restored to a disk of another size: %v", err)
+	}
+	if d.c.Counters().Writes != w {
+		t.Error("the refused restore wrote")
+	}
+	// The journal names no identity (none was given), so any disk of its size is taken.
+	rr, _, err := RestoreJournal(d, gib, "another|disk", file)
+	if err != nil || rr.Failed != 0 || rr.Blocks != r.Restore.Blocks || !rr.Verified {
+		t.Fatalf("restore from the journal: %+v, %v", rr, err)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the journal is still there after a checked restore: %v", err)
 	}
 	if digest(t, d.c) != digest(t, ref.c) {
-		t.Error("after restoring from the file, the card differs from a fresh one")
+		t.Error("after restoring from the journal, the card differs from a fresh one")
+	}
+}
+
+// A journal names its disk: a restore to another disk of the same size is refused, nothing
+// written.
+func TestRestoreJournalOtherDisk(t *testing.T) {
+	spec := lab.CardSpec{ClaimedBytes: 256 * mib, RealBytes: 64 * mib, Failure: lab.FailWrap, Seed: 4}
+	d := newCardDev(t, spec)
+	file := t.TempDir() + "/journal.bin"
+	d.c.BreakAfter(200)
+	if _, err := Probe(context.Background(), d, ProbeOptions{SizeBytes: spec.ClaimedBytes, Journal: file, Identity: "sd:1b:sm:ec2qt|ab12|256", Device: "mmcblk0"}); err == nil {
+		t.Fatal("no error from a card that broke")
+	}
+	d.c.Break(false)
+	w := d.c.Counters().Writes
+	if _, _, err := RestoreJournal(d, spec.ClaimedBytes, "sd:1b:sm:ec2qt|cd34|256", file); err == nil || !strings.Contains(err.Error(), "another disk") {
+		t.Errorf("restore to another card: %v", err)
+	}
+	if d.c.Counters().Writes != w {
+		t.Error("the refused restore wrote")
+	}
+	rr, _, err := RestoreJournal(d, spec.ClaimedBytes, "sd:1b:sm:ec2qt|ab12|256", file)
+	if err != nil || !rr.Verified {
+		t.Fatalf("restore to its card: %+v %v", rr, err)
+	}
+	if digest(t, d.c) != digest(t, newCardDev(t, spec).c) {
+		t.Error("the card differs from a fresh one after the restore")
 	}
 }
 

@@ -85,9 +85,11 @@ type Region struct {
 type Restore struct {
 	Blocks int   `json:"blocks"` // blocks saved before being overwritten
 	Bytes  int64 `json:"bytes"`
-	// Failed blocks could not be written back (the device refused or went away); their
-	// saved content is in RecoveryFile when that could be written.
-	Failed       int    `json:"failed"`
+	// Failed blocks could not be written back (the device refused or went away).
+	Failed int `json:"failed"`
+	// RecoveryFile is the journal, kept because not every block was written back and read
+	// back as saved: `iomark verify --restore RecoveryFile DEVICE` puts them all back. ""
+	// once everything is back (the journal is then removed).
 	RecoveryFile string `json:"recovery_file,omitempty"`
 	// Verified: after restoring, every block read back as saved, and the probe's watch
 	// region hashes as it did before the first write.

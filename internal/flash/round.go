@@ -96,12 +96,14 @@ func appendRegion(regions []Region, start, end int64, kind string) []Region {
 	return append(regions, Region{StartByte: start, EndByte: end, Kind: kind, Exact: true})
 }
 
-// writeRound writes a fresh stamp at every offset of offs (ascending), saving each block
-// first, then flushes and reads them all back, and the watch region below watchEnd.
+// writeRound writes a fresh stamp at every offset of offs (ascending), then flushes and reads
+// them all back, and the watch region below watchEnd. The round is one write group: every
+// block is read and saved first, the journal committed, and only then is any of them written,
+// so a run stopped at any point has every overwritten block in the journal.
 func (p *prober) writeRound(offs []int64, watchEnd int64) error {
 	p.gen++
 	p.lastWatch = watchEnd
-	buf := alignedBuf(int(p.block))
+	write := make([]*sample, 0, len(offs))
 	for _, off := range offs {
 		if err := p.ctx.Err(); err != nil {
 			return err
@@ -123,15 +125,29 @@ func (p *prober) writeRound(offs []int64, watchEnd int64) error {
 				s.bad, s.kind = true, FailureIOError
 				continue
 			}
-			if p.alreadyStamped(s, b) {
-				p.j.add(off, b)
+			stamped := p.alreadyStamped(s, b)
+			if err := p.j.add(off, b); err != nil {
+				return err
+			}
+			if stamped {
 				continue
 			}
-			p.j.add(off, b)
+		}
+		write = append(write, s)
+	}
+	if p.j != nil {
+		if err := p.j.commit(); err != nil {
+			return err
+		}
+	}
+	buf := alignedBuf(int(p.block))
+	for _, s := range write {
+		if err := p.ctx.Err(); err != nil {
+			return err
 		}
 		s.bad, s.kind, s.stale, s.seen = false, "", false, SectorGood
-		stampBlock(buf, off, p.nonce, p.gen)
-		if err := p.io.write(buf, off); err != nil {
+		stampBlock(buf, s.off, p.nonce, p.gen)
+		if err := p.io.write(buf, s.off); err != nil {
 			if !isMediaError(err) {
 				return p.fatal(err)
 			}

@@ -164,6 +164,71 @@ type Card struct {
 
 	reads, writes           atomic.Int64
 	bytesRead, bytesWritten atomic.Int64
+
+	hold writeHold
+}
+
+// writeHold stops writes at a chosen point, so a test can kill the writer there.
+type writeHold struct {
+	mu      sync.Mutex
+	after   int64         // writes still let through before the hold
+	ch      chan struct{} // nil: no hold; closed by ReleaseWrites
+	waiting int           // writes blocked at the hold
+	drop    bool          // the held writes fail with EIO when released
+}
+
+// HoldWrites lets the next n writes through and blocks every later one until ReleaseWrites:
+// a test can then kill the writing process at an exact point (a process blocked in a write
+// to the loop device dies once the write returns).
+func (c *Card) HoldWrites(n int64) {
+	c.hold.mu.Lock()
+	c.hold.after, c.hold.ch, c.hold.waiting, c.hold.drop = n, make(chan struct{}), 0, false
+	c.hold.mu.Unlock()
+}
+
+// WritesHeld is how many writes wait at the hold.
+func (c *Card) WritesHeld() int {
+	c.hold.mu.Lock()
+	defer c.hold.mu.Unlock()
+	return c.hold.waiting
+}
+
+// ReleaseWrites ends the hold: the held writes go through, or, with drop, fail with EIO and
+// change nothing (the power went before they landed).
+func (c *Card) ReleaseWrites(drop bool) {
+	c.hold.mu.Lock()
+	if c.hold.ch != nil {
+		c.hold.drop = drop
+		close(c.hold.ch)
+		c.hold.ch = nil
+	}
+	c.hold.mu.Unlock()
+}
+
+// waitHold blocks a write at the hold; an error means it is dropped.
+func (c *Card) waitHold() error {
+	h := &c.hold
+	h.mu.Lock()
+	if h.ch == nil {
+		h.mu.Unlock()
+		return nil
+	}
+	if h.after > 0 {
+		h.after--
+		h.mu.Unlock()
+		return nil
+	}
+	ch := h.ch
+	h.waiting++
+	h.mu.Unlock()
+	<-ch
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.waiting--
+	if h.drop {
+		return errIO
+	}
+	return nil
 }
 
 type cacheEntry struct {
@@ -281,6 +346,9 @@ func (c *Card) ReadAt(p []byte, off int64) error {
 // WriteAt stores p at card address off, as the spec says (dropped, wrapped, cached).
 func (c *Card) WriteAt(p []byte, off int64) error {
 	if err := c.checkRange(len(p), off); err != nil {
+		return err
+	}
+	if err := c.waitHold(); err != nil {
 		return err
 	}
 	c.mu.Lock()

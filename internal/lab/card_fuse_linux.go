@@ -126,6 +126,23 @@ func (d *CardDrive) up(a CardAttach) error {
 	return nil
 }
 
+// Reattach attaches the card to another loop device and detaches the one it had, as
+// unplugging a card and plugging it in again gives it another /dev name. Nothing may hold
+// the old device open.
+func (d *CardDrive) Reattach() error {
+	out, err := run("losetup", "--find", "--show", "--direct-io=on", d.File)
+	if err != nil {
+		return fmt.Errorf("lab: attach card %s to another loop device: %w", d.File, err)
+	}
+	old, dev := d.Dev, strings.TrimSpace(out)
+	if err := detachLoopBackedBy(old, d.File); err != nil {
+		detachLoopBackedBy(dev, d.File)
+		return err
+	}
+	d.Dev = dev
+	return nil
+}
+
 // Down detaches the loop device, unmounts the card and removes its mount point, each only
 // if UpCard did it and Down has not undone it yet; calling it again is harmless.
 func (d *CardDrive) Down() error {

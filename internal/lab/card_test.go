@@ -255,3 +255,38 @@ func TestCardScheduleSLC(t *testing.T) {
 		t.Errorf("after idle, write took %v, want the fast rate again", d)
 	}
 }
+
+// HoldWrites stops writes at an exact point; released, a held write lands or, dropped, fails
+// and changes nothing.
+func TestCardHoldWrites(t *testing.T) {
+	c := newCard(t, CardSpec{ClaimedBytes: 4 * mib, Seed: 3})
+	before := read(t, c, 8192, 4096)
+	c.HoldWrites(1)
+	write(t, c, 0, pattern(4096, 1)) // let through
+	for _, drop := range []bool{true, false} {
+		done := make(chan error, 1)
+		go func() { done <- c.WriteAt(pattern(4096, 2), 8192) }()
+		for c.WritesHeld() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("a held write returned: %v", err)
+		default:
+		}
+		if !bytes.Equal(read(t, c, 8192, 4096), before) {
+			t.Fatal("a held write changed the card")
+		}
+		c.ReleaseWrites(drop)
+		err := <-done
+		switch got := read(t, c, 8192, 4096); {
+		case drop && (!errors.Is(err, syscall.EIO) || !bytes.Equal(got, before)):
+			t.Errorf("dropped write: %v, card changed %v", err, !bytes.Equal(got, before))
+		case !drop && (err != nil || !bytes.Equal(got, pattern(4096, 2))):
+			t.Errorf("released write: %v", err)
+		}
+		c.HoldWrites(0)
+	}
+	c.ReleaseWrites(false)
+	write(t, c, 0, pattern(4096, 3))
+}

@@ -43,7 +43,7 @@ type verifyOut struct {
 // inside it, and a disk that dies under the probe (its table swapped to dm-error once the
 // probe has written). Each is caught, the non-destructive probe leaves the first two
 // byte-identical, and the dying one is made byte-identical again by `--restore` from the
-// recovery file the probe saved. One boot of q35-faults: 1m25-2m20 under TCG on this
+// journal the probe kept. One boot of q35-faults: 1m25-2m20 under TCG on this
 // machine at load 6-15 (a bare boot there takes about a minute).
 func TestVerifyDeviceMapper(t *testing.T) {
 	t.Parallel()
@@ -75,7 +75,7 @@ sum "$B"`, badStartMiB*2048, badMiB*2048, (badStartMiB+badMiB)*2048)),
 		Sh("bad-after", guestSum+`sum "$(lab_disk flaky)"`),
 		// A disk that dies under the probe: once the probe's first write has completed
 		// (field 7 of the device's stat: sectors written), every I/O fails. The probe must
-		// stop with an error naming the recovery file; with the disk back, --restore from it.
+		// stop with an error naming its journal; with the disk back, --restore from it.
 		Sh("dying-before", guestSum+`B=$(lab_disk base) || exit 1
 dd if=/dev/urandom of="$B" bs=1M count=96 2>/dev/null || exit 1
 lab_dm_linear dying "$B" >/dev/null || exit 1
@@ -88,11 +88,11 @@ while [ "$(awk '{print $7}' "/sys/block/${D#/dev/}/stat")" = 0 ] && [ $i -lt 120
 lab_dm_error dying || exit 1
 wait $V
 echo "verify-exit $?"
-echo "recovery: $(ls /tmp/xdg/iomark/ | grep verify-restore | tr '\n' ' ')"
+echo "recovery: $(ls /tmp/xdg/iomark/ | grep verify-journal | tr '\n' ' ')"
 cat /tmp/dying.err >&2`),
 		Sh("dying-restore", guestSum+`B=$(lab_disk base); D=$(lab_dm_node dying) || exit 1
 labctl dm reload dying "0 $(lab_sectors "$B") linear $B 0" || exit 1
-for F in /tmp/xdg/iomark/verify-restore-*.bin; do
+for F in /tmp/xdg/iomark/verify-journal-*.bin; do
   iomark verify --restore "$F" "$D" --confirm "$D" >&2 || exit 1
 done
 sum "$B"`),
@@ -182,11 +182,11 @@ sum "$B"`),
 		t.Errorf("a disk dying under the probe must end it with an error (exit 1): %s", d.Stdout)
 	}
 	if !strings.Contains(d.Stderr, "could not be written back") || !strings.Contains(d.Stderr, "iomark verify --restore") ||
-		!strings.Contains(d.Stdout, "verify-restore-") {
+		!strings.Contains(d.Stdout, "verify-journal-") {
 		t.Errorf("the error must say what was not put back and how to restore it: %q", d.Stderr)
 	}
 	if rs := get("dying-restore"); rs.ExitCode != 0 {
 		t.Errorf("verify --restore after the disk came back: exit %d, %s", rs.ExitCode, rs.Stderr)
 	}
-	same("disk that died under the probe, restored from the recovery file", "dying-before", "dying-restore")
+	same("disk that died under the probe, restored from its journal", "dying-before", "dying-restore")
 }
