@@ -76,13 +76,13 @@ var (
 )
 
 const (
-	chartWidth    = 8 * vg.Inch
-	barRowHeight  = 0.3 * vg.Inch  // a test of the run
-	pubRowHeight  = 0.22 * vg.Inch // a published drive: there are dozens
-	panelOverhead = 1.1 * vg.Inch  // title, axis and margins of a panel
-	labelLine     = 0.2 * vg.Inch  // a second line of axis label
-	panelGap      = 0.3 * vg.Inch
-	chartMargin   = 0.15 * vg.Inch
+	chartWidth     = 8 * vg.Inch
+	barRowHeight   = 0.3 * vg.Inch  // a test of the run
+	panelRowHeight = 0.18 * vg.Inch // a bar of a headline panel: at most 12, five panels under 2000 px
+	panelOverhead  = 1.1 * vg.Inch  // title, axis and margins of a panel
+	labelLine      = 0.2 * vg.Inch  // a second line of axis label
+	panelGap       = 0.3 * vg.Inch
+	chartMargin    = 0.15 * vg.Inch
 )
 
 // buildChart picks and builds the chart the options ask for.
@@ -126,7 +126,10 @@ func fmtNumber(v float64, unit string) string {
 // labelled with its value in unit: the first in the run's colour and the others grey when
 // highlightFirst, else all in the run's colour. The value axis starts at 0, leaves room for
 // the labels, and is ticked at round steps (niceTicks).
-func hbars(title, xLabel string, names []string, values []float64, highlightFirst bool, unit string, row vg.Length) (*plot, error) {
+// hbars draws one horizontal bar per name, top to bottom in the order given. highlight is the
+// index of the run's own bar, drawn in the run's colour among the others'; -1 draws every bar
+// in the run's colour (a panel of the run's tests alone).
+func hbars(title, xLabel string, names []string, values []float64, highlight int, unit string, row vg.Length) (*plot, error) {
 	p := newPlot()
 	p.title = title
 	p.x.label = xLabel
@@ -150,7 +153,7 @@ func hbars(title, xLabel string, names []string, values []float64, highlightFirs
 	for i := range names {
 		j := n - 1 - i
 		rev[j] = names[i]
-		if i == 0 || !highlightFirst {
+		if i == highlight || highlight < 0 {
 			run[j] = values[i]
 		} else {
 			others[j] = values[i]
@@ -171,7 +174,7 @@ func hbars(title, xLabel string, names []string, values []float64, highlightFirs
 	// A gap between the names and the bars: a viewer without Liberation Sans or a font of its
 	// widths (the SVG's fallbacks) sets the names wider, and they grow towards the bars.
 	p.y.padding = vg.Points(10)
-	if highlightFirst {
+	if highlight >= 0 {
 		p.add(hbarSet{others, row * 0.7, colorPublished})
 	}
 	p.add(hbarSet{run, row * 0.7, colorRun}, grid{p})
@@ -229,11 +232,82 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// barsChart: the run's MB/s tests against the link ceiling, its IOPS tests in a panel of
-// their own (a 4 KiB test's few MB/s would be a sliver beside a sequential read), then one
-// panel per published figure with the comparable drives, labelled with the unit, the column
-// and the source ids. Every bar carries its value.
+// barsChart draws one panel per headline figure of the run (compare.Panels: score,
+// sequential read and write, 4K random read and write), each with its unit and value labels,
+// its bars sorted, the run highlighted beside the best, the median and the fastest drives of
+// its board family, class and link setting (at most compare.MaxPanelBars bars), the link
+// ceiling dashed on the sequential panels. A run with none of those figures (a job, a cdm
+// run) or with no drive to set beside it gets its tests' own panels instead (testBarsChart).
 func barsChart(r *record.Run, opts Options) (chart, error) {
+	panels := compare.Panels(r, opts.Published)
+	compared := false
+	for _, p := range panels {
+		compared = compared || p.Drives > 0
+	}
+	if !compared { // nothing to set the run beside: its own tests, each a bar
+		return testBarsChart(r, opts)
+	}
+	c := chart{width: chartWidth}
+	title := shorten(deviceLine(r), 90) + "\n" + shorten(fmt.Sprintf("on %s · iomark %s, %s", boardFamilyOr(r), r.Profile, r.CreatedAt.UTC().Format("2006-01-02")), 90)
+	for i, pn := range panels {
+		names := make([]string, len(pn.Bars))
+		vals := make([]float64, len(pn.Bars))
+		run := -1
+		for j, b := range pn.Bars {
+			names[j], vals[j] = shorten(b.Label, 40), b.Value
+			switch {
+			case b.Run:
+				run = j
+			case b.Best && b.Median:
+				names[j] += " (best, median)"
+			case b.Best:
+				names[j] += " (best)"
+			case b.Median:
+				names[j] += " (median)"
+			}
+		}
+		head := fmt.Sprintf("%s, %s", pn.Metric.Words(), pn.Unit)
+		if i == 0 {
+			head = title + "\n" + head
+		}
+		drives := fmt.Sprintf("%d drives", pn.Drives)
+		if pn.Drives == 1 {
+			drives = "1 drive"
+		}
+		label := fmt.Sprintf("%s; this run among %s: %s (one bar per drive model, its median)", pn.Unit, drives, pn.Scope)
+		if pn.Drives == 0 {
+			label = fmt.Sprintf("%s; no published %s measured the same way", pn.Unit, pn.Scope)
+		}
+		ceil := runCeilingMBPerS(r)
+		seq := pn.Metric == compare.MetricSeqRead || pn.Metric == compare.MetricSeqWrite
+		if seq && ceil > 0 {
+			label += fmt.Sprintf("; dashed line: link ceiling %s MB/s", fmtRate(ceil))
+		}
+		lines := wrapWords(label, axisLabelChars)
+		p, err := hbars(head, strings.Join(lines, "\n"), names, vals, run, pn.Unit, panelRowHeight)
+		if err != nil {
+			return c, err
+		}
+		if seq && ceil > 0 {
+			if err := vline(p, ceil, -0.5, float64(len(names))-0.5, colorCeiling, ""); err != nil {
+				return c, err
+			}
+			p.y.min, p.y.max, p.yInset = -0.5, float64(len(names))-0.5, 0
+			p.x.max = max(p.x.max, ceil*1.05)
+		}
+		h := panelOverhead + labelLine*vg.Length(len(lines)-1) + panelRowHeight*vg.Length(len(names))
+		if i == 0 {
+			h += 2 * labelLine // the run's two title lines
+		}
+		c.panels = append(c.panels, panel{p, h})
+	}
+	return c, nil
+}
+
+// testBarsChart: the run's MB/s tests against the link ceiling, its IOPS tests in a panel of
+// their own (a 4 KiB test's few MB/s would be a sliver beside a sequential read). Every bar
+// carries its value.
+func testBarsChart(r *record.Run, opts Options) (chart, error) {
 	c := chart{width: chartWidth}
 	if len(r.Tests) == 0 {
 		return c, fmt.Errorf("run %s has no test to chart", r.ID)
@@ -249,7 +323,7 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 	}
 	title := shorten(deviceLine(r), 90) + "\n" + shorten(fmt.Sprintf("on %s · iomark %s, %s", boardFamilyOr(r), r.Profile, r.CreatedAt.UTC().Format("2006-01-02")), 90)
 	if len(mbNames) > 0 {
-		p, err := hbars(title, "MB/s (10^6 bytes/s)", mbNames, mbVals, false, "MB/s", barRowHeight)
+		p, err := hbars(title, "MB/s (10^6 bytes/s)", mbNames, mbVals, -1, "MB/s", barRowHeight)
 		if err != nil {
 			return c, err
 		}
@@ -267,7 +341,7 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 		title = "the same run's random I/O, in IOPS"
 	}
 	if len(iopsNames) > 0 {
-		p, err := hbars(title, "IOPS (I/O operations per second)", iopsNames, iopsVals, false, "IOPS", barRowHeight)
+		p, err := hbars(title, "IOPS (I/O operations per second)", iopsNames, iopsVals, -1, "IOPS", barRowHeight)
 		if err != nil {
 			return c, err
 		}
@@ -278,42 +352,6 @@ func barsChart(r *record.Run, opts Options) (chart, error) {
 		c.panels = append(c.panels, panel{p, h})
 	}
 
-	ps, figures := compare.ColumnFigures(r, opts.Published)
-	for _, f := range figures {
-		names := []string{"this run: " + f.Test}
-		vals := []float64{f.Value}
-		var srcs []string
-		seen := map[string]int{}
-		for _, d := range f.Drives {
-			// A drive a source measured several times (ricsanfre's five runs) is numbered.
-			name := shorten(d.Row.MakeModel, 36)
-			if seen[name]++; seen[name] > 1 {
-				name += fmt.Sprintf(" #%d", seen[name])
-			}
-			names = append(names, name)
-			vals = append(vals, d.Value)
-			if !contains(srcs, d.Row.SourceID) {
-				srcs = append(srcs, d.Row.SourceID)
-			}
-		}
-		method := "same method"
-		if !f.Same {
-			method = "method differs"
-		}
-		title := fmt.Sprintf("%s vs iomark %s (%s)", f.Label, f.Test, method)
-		// Keep the axis label's lines short: it is centred under the bars.
-		label := fmt.Sprintf("%s: published %s for %s; sources: %s", f.Unit, f.Column, ps.Scope(), strings.Join(srcs, ", "))
-		if f.Converted > 0 {
-			label += fmt.Sprintf("; %d published MiB/s figures converted to MB/s", f.Converted)
-		}
-		lines := wrapWords(label, axisLabelChars)
-		p, err := hbars(title, strings.Join(lines, "\n"), names, vals, true, f.Unit, pubRowHeight)
-		if err != nil {
-			return c, err
-		}
-		h := panelOverhead + labelLine*vg.Length(len(lines)-1) + pubRowHeight*vg.Length(len(names))
-		c.panels = append(c.panels, panel{p, h})
-	}
 	return c, nil
 }
 

@@ -65,16 +65,55 @@ func svgText(t *testing.T, data []byte) string {
 	return text.String()
 }
 
+// The bars chart of a Pi 4 microSD run against the embedded data: one panel per headline
+// figure, each naming its unit and population, the run among the best, the median and the
+// fastest Pi 4 microSD cards, the link ceiling on the sequential panels.
 func TestSVGBarsNameSourcesAndDrives(t *testing.T) {
 	out := export(t, "svg", []*record.Run{sampleRun()}, Options{Published: published(t), Chart: ChartBars})
 	if len(out) < 1000 {
 		t.Fatalf("svg of %d bytes", len(out))
 	}
 	text := svgText(t, out)
-	for _, want := range []string{"pidramble-microsd", "chambers-storage-2019", "Samsung Evo+ 32GB", "this run: rand-read-4k-qd1", "MiB/s", "dashed line: link ceiling 45.0 MB/s"} {
+	for _, want := range []string{"4K random write, MB/s", "4K random read, MB/s", "sequential read, MB/s", "this run",
+		"SanDisk Extreme Pro A1 32GB (best)", "(median)", "this run among 24 drives: Pi 4 microSD results at", "SD DDR50",
+		"link ceiling 45.0"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("bars chart lacks %q", want)
 		}
+	}
+}
+
+// The exported PNG of a Pi 4 microSD run against the embedded data: at most 2000 px tall,
+// readable at 1200 px wide, each panel at most 12 bars, no panel twice.
+func TestPNGPanels(t *testing.T) {
+	run := sampleRun()
+	img, err := png.Decode(bytes.NewReader(export(t, "png", []*record.Run{run}, Options{Published: published(t)})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dy() > 2000 || b.Dx() < 800 || b.Dx() > 1200 {
+		t.Errorf("PNG %dx%d: want at most 2000 px tall, 800-1200 px wide", b.Dx(), b.Dy())
+	}
+	c, err := buildChart(run, Options{Published: published(t), Chart: ChartBars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range c.panels {
+		title := p.p.title
+		if i := strings.LastIndex(title, "\n"); i >= 0 {
+			title = title[i+1:]
+		}
+		if seen[title] {
+			t.Errorf("panel %q twice", title)
+		}
+		seen[title] = true
+		if n := len(p.p.y.ticks.(namedTicks)); n > 12 {
+			t.Errorf("panel %q has %d bars", title, n)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("panels %v: want the run's four headline figures", seen)
 	}
 }
 

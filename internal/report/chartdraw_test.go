@@ -37,7 +37,7 @@ func TestChartsOfOddFigures(t *testing.T) {
 // The bars of one panel sit in the order given, first on top, inside the data area, and the
 // y axis of a nominal panel has no tick marks.
 func TestHBarsLayout(t *testing.T) {
-	p, err := hbars("t", "x", []string{"first", "second", "third"}, []float64{3, 2, 1}, false, "MB/s", barRowHeight)
+	p, err := hbars("t", "x", []string{"first", "second", "third"}, []float64{3, 2, 1}, -1, "MB/s", barRowHeight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestHBarsLayout(t *testing.T) {
 	if p.x.min != 0 || p.x.max < 3 {
 		t.Errorf("value axis [%v, %v] does not hold the bars from 0", p.x.min, p.x.max)
 	}
-	if _, err := hbars("t", "x", nil, nil, false, "MB/s", barRowHeight); err == nil {
+	if _, err := hbars("t", "x", nil, nil, -1, "MB/s", barRowHeight); err == nil {
 		t.Error("a panel of no bars was drawn")
 	}
 }
