@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_DATA_HOME", data)
 	code := m.Run()
 	os.RemoveAll(data)
+	if iomarkDir != "" {
+		os.RemoveAll(iomarkDir) // the binary iomarkBinary built
+	}
 	os.Exit(code)
 }
 

@@ -16,6 +16,7 @@ import (
 
 var (
 	iomarkOnce sync.Once
+	iomarkDir  string
 	iomarkBin  string
 	iomarkErr  error
 )
@@ -29,7 +30,7 @@ func iomarkBinary(t *testing.T) string {
 			iomarkErr = err
 			return
 		}
-		iomarkBin = filepath.Join(dir, "iomark")
+		iomarkDir, iomarkBin = dir, filepath.Join(dir, "iomark")
 		build := exec.Command("go", "build", "-o", iomarkBin, "github.com/iomark/iomark/cmd/iomark")
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
