@@ -146,8 +146,13 @@ func TestMeasuredBefore(t *testing.T) {
 func TestRunSuggestsTheMountPointMeant(t *testing.T) {
 	needDrives(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-typo", SizeMB: 64, FS: "ext4"})
+	// Two neighbouring characters swapped, as a typo does: two that differ (the random suffix
+	// may repeat a digit, and swapping equal ones would give the real path).
 	base := []rune(filepath.Base(d.Mnt))
 	i := len(base) - 3
+	for i > 0 && base[i] == base[i+1] {
+		i--
+	}
 	base[i], base[i+1] = base[i+1], base[i]
 	typo := filepath.Join(filepath.Dir(d.Mnt), string(base))
 	for _, args := range [][]string{{"run", typo, "--no-save"}, {"job", "--target", typo, "--rw", "randread"}} {
