@@ -6,6 +6,8 @@ need=()
 want() { command -v "$1" >/dev/null 2>&1 || need+=("$2"); }
 want fio fio
 want hdparm hdparm
+want f3probe f3          # bench/verify-vs-f3 sets iomark verify beside f3probe, f3write and f3read
+want flashbench flashbench  # bench/verify-vs-f3: info --geometry beside flashbench -a
 want qemu-aarch64-static qemu-user-static
 want losetup util-linux
 want mkfs.ext4 e2fsprogs
