@@ -18,8 +18,8 @@ func newCompareCmd() *cobra.Command {
 	var markdown bool
 	cmd := &cobra.Command{
 		Use:   "compare [RUN]",
-		Short: "Rank a run against your earlier runs of the same drive and against published results",
-		Long: `Say where a saved run (default: the latest) stands: each headline figure's percentile
+		Short: "Say where a run stands among published results and your runs of the same board, class and link setting, and rank it against your earlier runs",
+		Long: `Say where a saved run (default: the newest complete run) stands: each headline figure's percentile
 among the published results shipped with iomark and your other saved runs of the same board
 family, drive class and link setting, measured the same way, and among the same drive model
 (docs/compare.md); then rank and ratio against your earlier runs of the same drive and, column

@@ -18,7 +18,7 @@ func newShowCmd() *cobra.Command {
 	var asJSON, latency, fio bool
 	cmd := &cobra.Command{
 		Use:   "show [RUN]",
-		Short: "Show a saved run (default: the latest)",
+		Short: "Show a saved run (default: the newest complete run)",
 		Long:  "Show a saved run: RUN is its id, any unique end of it as `iomark history` prints, or a unique start; without RUN or with \"latest\", the newest complete run (an interrupted one is shown when named).",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
