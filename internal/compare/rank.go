@@ -43,6 +43,14 @@ type RankedDrive struct {
 	PriceSources []string
 }
 
+// MedianOf is the drive's median of metric, nil when its results have none.
+func (d RankedDrive) MedianOf(m Metric) *float64 {
+	if v, ok := d.Medians[m]; ok {
+		return &v
+	}
+	return nil
+}
+
 // UnrankedDrive is a drive listed under "not ranked": the figures it has instead.
 type UnrankedDrive struct {
 	Model   Model

@@ -227,14 +227,8 @@ func rankLeaders(base *leaderBase, f leaderFilter) Leaderboard {
 		for _, d := range rk.Drives {
 			lr := LeaderRank{Rank: d.Rank, ModelKey: d.Model.Key, URL: modelPath(d.Model.Key), Name: d.Model.Name,
 				Basis: string(rk.Basis), BasisLabel: rk.Basis.Label(), Median: d.Median, P10: d.P10, P90: d.P90, Results: d.Results}
-			med := func(m compare.Metric) *float64 {
-				if v, ok := d.Medians[m]; ok {
-					return &v
-				}
-				return nil
-			}
-			lr.Score, lr.SeqRead, lr.SeqWrite = med(compare.MetricScore), med(compare.MetricSeqRead), med(compare.MetricSeqWrite)
-			lr.RandRead, lr.RandWrite = med(compare.MetricRandRead), med(compare.MetricRandWrite)
+			lr.Score, lr.SeqRead, lr.SeqWrite = d.MedianOf(compare.MetricScore), d.MedianOf(compare.MetricSeqRead), d.MedianOf(compare.MetricSeqWrite)
+			lr.RandRead, lr.RandWrite = d.MedianOf(compare.MetricRandRead), d.MedianOf(compare.MetricRandWrite)
 			sec.Drives = append(sec.Drives, lr)
 		}
 		for _, u := range rk.NotRanked {

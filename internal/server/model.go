@@ -133,14 +133,8 @@ func (s *Server) modelData(r *http.Request) (any, error) {
 			for _, dr := range rk.Drives {
 				if dr.Model.Key == key {
 					g.Rank = dr.Rank
-					med := func(m compare.Metric) *float64 {
-						if v, ok := dr.Medians[m]; ok {
-							return &v
-						}
-						return nil
-					}
-					g.Score, g.SeqRead, g.SeqWrite = med(compare.MetricScore), med(compare.MetricSeqRead), med(compare.MetricSeqWrite)
-					g.RandRead, g.RandWrite = med(compare.MetricRandRead), med(compare.MetricRandWrite)
+					g.Score, g.SeqRead, g.SeqWrite = dr.MedianOf(compare.MetricScore), dr.MedianOf(compare.MetricSeqRead), dr.MedianOf(compare.MetricSeqWrite)
+					g.RandRead, g.RandWrite = dr.MedianOf(compare.MetricRandRead), dr.MedianOf(compare.MetricRandWrite)
 				}
 			}
 		}

@@ -77,11 +77,21 @@ type RankRow struct {
 // RankRows returns the decisions of every listed, rankable run of a board family (the
 // rankings' population), read in one indexed query.
 func (s *Store) RankRows(ctx context.Context, family string) ([]RankRow, error) {
+	return s.rankRows(ctx, "reading rankings from", `WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
+}
+
+// ModelRows returns the decisions of every listed run of one drive model, newest first.
+func (s *Store) ModelRows(ctx context.Context, modelKey string, limit int) ([]RankRow, error) {
+	return s.rankRows(ctx, "reading a drive model's results from",
+		`WHERE k.model_key = $1 AND r.listed = 1 ORDER BY r.created_at_us DESC, r.id DESC LIMIT $2`, modelKey, limit)
+}
+
+// rankRows reads runs with their decisions; tail is the query's WHERE clause and order.
+func (s *Store) rankRows(ctx context.Context, what, tail string, args ...any) ([]RankRow, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.source, r.device_key, `+decisionColumns+`
-FROM run_rank k JOIN runs r ON r.id = k.run_id
-WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
+FROM run_rank k JOIN runs r ON r.id = k.run_id `+tail, args...)
 	if err != nil {
-		return nil, s.wrapErr("reading rankings from", err)
+		return nil, s.wrapErr(what, err)
 	}
 	defer rows.Close()
 	var out []RankRow
@@ -90,13 +100,13 @@ WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
 		dest := []any{&rr.RunID, &rr.Source, &rr.DeviceKey}
 		d, done := scanDecisionInto(&dest)
 		if err := rows.Scan(dest...); err != nil {
-			return nil, s.wrapErr("reading rankings from", err)
+			return nil, s.wrapErr(what, err)
 		}
 		done()
 		rr.Decision = *d
 		out = append(out, rr)
 	}
-	return out, s.wrapErr("reading rankings from", rows.Err())
+	return out, s.wrapErr(what, rows.Err())
 }
 
 func scanDecisionInto(dest *[]any) (*Decision, func()) {
@@ -192,30 +202,6 @@ func (s *Store) DeleteRun(ctx context.Context, id string) error {
 		return s.wrapErr("deleting run "+id+" from", err)
 	}
 	return nil
-}
-
-// ModelRows returns the decisions of every listed run of one drive model, newest first.
-func (s *Store) ModelRows(ctx context.Context, modelKey string, limit int) ([]RankRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.source, r.device_key, `+decisionColumns+`
-FROM run_rank k JOIN runs r ON r.id = k.run_id
-WHERE k.model_key = $1 AND r.listed = 1 ORDER BY r.created_at_us DESC, r.id DESC LIMIT $2`, modelKey, limit)
-	if err != nil {
-		return nil, s.wrapErr("reading a drive model's results from", err)
-	}
-	defer rows.Close()
-	var out []RankRow
-	for rows.Next() {
-		var rr RankRow
-		dest := []any{&rr.RunID, &rr.Source, &rr.DeviceKey}
-		d, done := scanDecisionInto(&dest)
-		if err := rows.Scan(dest...); err != nil {
-			return nil, s.wrapErr("reading a drive model's results from", err)
-		}
-		done()
-		rr.Decision = *d
-		out = append(out, rr)
-	}
-	return out, s.wrapErr("reading a drive model's results from", rows.Err())
 }
 
 // ModelsOfDevice returns the drive model keys (at most two) the listed, rankable runs of one
