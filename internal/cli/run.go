@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -44,6 +45,7 @@ type runFlags struct {
 	latency     bool
 	submit      string
 	powerWatts  float64
+	class       string
 }
 
 func newRunCmd() *cobra.Command {
@@ -90,6 +92,7 @@ wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + 
 	fl.StringVar(&f.confirm, "confirm", "", "the block device again, to confirm --destructive")
 	fl.BoolVar(&f.latency, "latency", false, "show latency percentiles of every test")
 	fl.StringVar(&f.submit, "submit", "", "upload the result to the results server at URL (opt-in; hostnames and paths are never sent)")
+	fl.StringVar(&f.class, "class", "", "the drive's class when iomark cannot tell it (a loop device, a virtual disk): "+strings.Join(profile.DeclarableClasses(), ", ")+"; it sets quick's write cap only (docs/methodology.md)")
 	fl.Float64Var(&f.powerWatts, "power-watts", 0, "the power a meter showed during the run (W), kept as every test's power when the machine reports none (docs/power.md)")
 	return cmd
 }
@@ -107,6 +110,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	}
 	if f.powerWatts < 0 || f.powerWatts > 10000 {
 		return usageError("--power-watts %v: give the watts your meter showed (e.g. 6.4)", f.powerWatts)
+	}
+	if f.class != "" && !slices.Contains(profile.DeclarableClasses(), f.class) {
+		return usageError("--class %q: use one of %s", f.class, strings.Join(profile.DeclarableClasses(), ", "))
 	}
 	if f.confirm != "" && !f.destructive {
 		return usageError("--confirm only counts with --destructive")
@@ -161,7 +167,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 			fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
 		},
 		Destructive: f.destructive, Confirm: f.confirm, Decision: decision, Engine: engine.Engine(f.engine),
-		ToolVersion: Version(), ToolCommit: Commit()}
+		ToolVersion: Version(), ToolCommit: Commit(), Class: f.class}
+	// The write budget depends on the drive's class, known now.
+	decision.SetDrive(*p, env)
 	if f.price > 0 {
 		env.PriceUSD = &f.price
 	}

@@ -76,8 +76,8 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if !hasFindingID(rec, "fake-capacity") {
 		t.Errorf("a run of a drive a verify found fake has no fake-capacity finding: %+v", rec.Findings)
 	}
-	if rec.DurationS > 60 || rec.BytesWritten > 512<<20 || rec.BytesWritten == 0 {
-		t.Errorf("quick took %.1f s and wrote %d bytes; its budget is 60 s and 512 MiB", rec.DurationS, rec.BytesWritten)
+	if rec.DurationS > 45 || rec.BytesWritten > 512<<20 || rec.BytesWritten == 0 {
+		t.Errorf("quick took %.1f s and wrote %d bytes; its budget is 45 s and 512 MiB", rec.DurationS, rec.BytesWritten)
 	}
 	if !strings.Contains(errOut, "[6/6]") {
 		t.Errorf("no progress lines on stderr:\n%s", errOut)

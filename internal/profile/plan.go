@@ -121,7 +121,21 @@ func RunBytes(t Test, s RunState) int64 {
 			runs = min(max(fastDriveRuns, t.MinRuns), t.MaxRuns)
 		}
 		left := max(runs-s.RunsDone, 1)
-		capAt(max(int64(float64(s.Allowance)/(warm+float64(left)*(1+ramp))), 1))
+		share := int64(float64(s.Allowance) / (warm + float64(left)*(1+ramp)))
+		if t.MinRunTime > 0 && s.WriteRate > 0 {
+			// Never shorter than MinRunTime while one such run (and the warm-up) still fits:
+			// fewer runs of a stable length rather than more too short to average anything.
+			// When not even one fits, several short runs at least give an interval.
+			floor := s.WriteRate * t.MinRunTime.Seconds()
+			warmBytes := 0.0
+			if s.WarmUp {
+				warmBytes = min(s.WriteRate*t.WarmUp.Seconds(), floor)
+			}
+			if floor*(1+ramp)+warmBytes <= float64(s.Allowance) {
+				share = max(share, int64(floor))
+			}
+		}
+		capAt(max(share, 1))
 	}
 	if rb > 0 {
 		bs := int64(t.BlockSize)

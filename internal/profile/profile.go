@@ -41,6 +41,9 @@ type Profile struct {
 	// capped so the sum stays inside; on a drive fast enough for bytes rather than time to
 	// bound a test, its runs are shortened so several still fit (RunBytes).
 	MaxBytesWritten int64
+	// ClassBudget: MaxBytesWritten is the budget of flash and of drives iomark cannot tell,
+	// and SSDs and hard disks may write more (WriteBudget, budget.go).
+	ClassBudget bool
 	// Peer is what the tool the profile mirrors writes: MaxBytesWritten is at most its
 	// Bytes, or for a time-bounded peer each write test runs at most its PerWriteTest.
 	Peer PeerWrites
@@ -80,6 +83,10 @@ type Test struct {
 	// RunTime bounds one repetition; RunBytes bounds it by size too (0: none).
 	RunTime  time.Duration
 	RunBytes int64
+	// MinRunTime is the shortest a write run is made to fit the byte budget on a fast drive
+	// (0: runs may be shortened to any length): while one run that long still fits, the test
+	// gets fewer runs rather than shorter ones.
+	MinRunTime time.Duration
 	// SizeForSeconds, when set, caps RunBytes at what the drive writes in that long at the
 	// rate seen while laying out the test file: a size-bound peer test (dd count=) then takes
 	// seconds, not an hour, on a slow card.

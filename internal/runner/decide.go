@@ -26,9 +26,11 @@ type Decision struct {
 	// WorkingSetBytes is the test file laid out in a directory, or the bytes of the file or
 	// device the tests use.
 	WorkingSetBytes int64
-	// BudgetBytes is the most the run writes (the profile's byte budget; 0 when it writes
-	// nothing), Peer what the tool the profile mirrors writes.
+	// BudgetBytes is the most the run writes (the profile's byte budget for this drive's
+	// class, profile.WriteBudget; 0 when it writes nothing), BudgetWhy how a class budget
+	// was set, Peer what the tool the profile mirrors writes.
 	BudgetBytes int64
+	BudgetWhy   string
 	Peer        profile.PeerWrites
 	MaxDuration time.Duration
 	// TestsDuration is the most the tests take by their budgets (with the rests between
@@ -117,9 +119,23 @@ func Decide(p profile.Profile, env Env) (*Decision, error) {
 			return nil, fmt.Errorf("profile %s only writes, and %s — pick a profile with read tests (quick) or allow writing", p.Name, d.ReadOnlyWhy)
 		}
 	} else {
-		d.BudgetBytes = p.MaxBytesWritten
+		d.SetDrive(p, env)
 	}
 	return d, nil
+}
+
+// SetDrive sets the write budget from the drive env describes (its probe, or the class the
+// user declared): a caller that decided before probing calls it again once it has the probe.
+func (d *Decision) SetDrive(p profile.Profile, env Env) {
+	if !d.MayWrite {
+		return
+	}
+	dc := profile.ClassOf(env.Probe)
+	if env.Class != "" {
+		dc.Class = env.Class
+	}
+	b := p.WriteBudget(dc)
+	d.BudgetBytes, d.BudgetWhy = b.Bytes, b.Why
 }
 
 // checkRoom refuses a directory whose filesystem is read-only or has no room for the test
@@ -197,6 +213,8 @@ func (d *Decision) budgetLine() string {
 		s += " and " + took
 	}
 	switch pw := d.Peer; {
+	case pw.Own && d.BudgetWhy != "":
+		s += fmt.Sprintf(": %s (%s mirrors no tool)", d.BudgetWhy, d.Profile)
 	case pw.Own:
 		s += fmt.Sprintf(": %s (%s mirrors no tool)", pw.Tool, d.Profile)
 	case pw.PerWriteTest > 0:

@@ -48,6 +48,10 @@ type Env struct {
 	ToolVersion, ToolCommit string
 	// PriceUSD is what the user said the drive cost (--price); nil when not given.
 	PriceUSD *float64
+	// Class is the drive's class as the user declared it (run --class), for a drive the probe
+	// cannot tell (a loop device, a virtual disk); "" uses the probe's. It sets the write
+	// budget only (profile.WriteBudget), never the record's device.
+	Class string
 	// Decision is Decide's answer for this profile and env when the caller already has it
 	// (the CLI decides before it probes the drive); nil: Run decides.
 	Decision *Decision
@@ -291,7 +295,7 @@ func (r *runner) runTests(ctx context.Context) error {
 		} else {
 			allowance := int64(-1)
 			if t.Writes() {
-				allowance = profile.WriteAllowance(r.p.MaxBytesWritten, r.rec.BytesWritten, t.WriteWeight(), sharesLeft)
+				allowance = profile.WriteAllowance(r.decision.BudgetBytes, r.rec.BytesWritten, t.WriteWeight(), sharesLeft)
 			}
 			rt, err = r.runRepeated(ctx, i, t, allowance)
 		}
