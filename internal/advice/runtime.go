@@ -24,7 +24,7 @@ func EvaluateRun(r *record.Run) []record.Finding {
 	if r == nil {
 		return out
 	}
-	for _, rl := range []func(*record.Run) []record.Finding{aboveCeiling, cpuBound, thermalDrop, throttledDuringRun, noisy} {
+	for _, rl := range []func(*record.Run) []record.Finding{aboveCeiling, cpuBound, thermalDrop, throttledDuringRun, burst, noisy} {
 		out = append(out, rl(r)...)
 	}
 	out = append(out, EvaluateHealth(r.Health)...)
@@ -184,6 +184,25 @@ func throttledDuringRun(r *record.Run) []record.Finding {
 }
 
 // noisy: a figure whose repetitions disagree more than the target interval allows.
+// burst: a test's head ran faster than its figure — a write cache or SLC cache, read-ahead —
+// and the warm-up outlasted it, so the figure is the rate after it. The burst is said, not
+// hidden: a copy shorter than it sees the faster rate.
+func burst(r *record.Run) []record.Finding {
+	var seen []string
+	for _, t := range r.Tests {
+		if b := t.Burst; b != nil {
+			seen = append(seen, fmt.Sprintf("%s: first %.1f s at %.1f× the sustained rate", t.Name, b.S, b.X))
+		}
+	}
+	if len(seen) == 0 {
+		return nil
+	}
+	return one(record.Finding{ID: "burst", Severity: record.SeverityInfo,
+		Message:  strings.Join(seen, "; ") + ": a cache; each figure is the rate after it (the warm-up outlasted it)",
+		Fix:      "expect the faster rate only for transfers that fit the burst; for larger copies the figure holds (the sustained profile measures a long copy)",
+		Evidence: strings.Join(seen, "; ")})
+}
+
 func noisy(r *record.Run) []record.Finding {
 	var names []string
 	for _, t := range r.Tests {

@@ -55,6 +55,7 @@ func TestRunTimeFindings(t *testing.T) {
 		{"throttled only in the past", throttledRun("0x50000", "0x50000"), ""},
 		{"bad sensor text", throttledRun("garbage", ""), ""},
 		{"noisy", runOf(0, 0, record.Test{Name: "rand-write-4k-qd1", Noisy: true, CI95Pct: 12}), "noisy:info"},
+		{"a burst the warm-up outlasted", runOf(0, 0, record.Test{Name: "seq-write-1m", MBPerS: 20, Burst: &record.Burst{S: 0.84, X: 3}}), "burst:info"},
 		{"worst first", runOf(40, 0, record.Test{Name: "a", Noisy: true}, record.Test{Name: "b", MBPerS: 100}), "above-ceiling:bad,noisy:info"},
 	} {
 		got := EvaluateRun(c.r)

@@ -125,8 +125,8 @@ func (s FioShape) check() error {
 // record made before working_set_bytes and ramp_s, and what the record never holds: the
 // discarded warm-up run and an end fsync). iomark's figure is the median of repetitions, each
 // after the one before; fio has no warm-up run, so its ramp_time is the warm-up and the
-// repetition's ramp together: its window opens after as much I/O as iomark's first measured
-// repetition's did.
+// repetition's ramp together (the warm-up as recorded, warm_up_s, which a burst lengthens; else
+// the profile's): its window opens after as much I/O as iomark's first counted repetition's did.
 //
 // A test fio cannot run the same way is an error saying why: buffered peer-style tests (dd,
 // hdparm: the page cache dropped before each run, a whole-disk read), the sustained write
@@ -167,8 +167,12 @@ func FioFor(run *record.Run, t record.Test) (FioShape, []string, error) {
 			derived = append(derived, fmt.Sprintf("ramp %v from the %s profile", pt.Ramp, run.Profile))
 		}
 	}
+	if t.WarmUpS > 0 {
+		// The warm-up as it ran: longer than the profile's when a burst outlasted it.
+		s.Ramp += fioRound(t.WarmUpS)
+	}
 	if known {
-		if pt.WarmUp > 0 && pt.MaxRuns > 1 {
+		if pt.WarmUp > 0 && pt.MaxRuns > 1 && t.WarmUpS == 0 {
 			s.Ramp += pt.WarmUp
 			derived = append(derived, fmt.Sprintf("ramp_time includes the %v warm-up run of the %s profile", pt.WarmUp, run.Profile))
 		}

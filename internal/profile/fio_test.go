@@ -32,6 +32,14 @@ func TestFioFor(t *testing.T) {
 				"--iodepth=1 --numjobs=1 --direct=1 --time_based --runtime=3 --ramp_time=750ms",
 		},
 		{
+			name: "sequential write after a burst: the recorded warm-up, not the profile's",
+			run:  dir,
+			test: record.Test{Name: "seq-write-1m", Op: "write", BS: 1 << 20, QD: 1, Jobs: 1, Engine: "psync", Direct: true,
+				DurationS: 2.0004, WorkingSetBytes: 128 << 20, RampS: 0.25, WarmUpS: 2.81, Burst: &record.Burst{S: 0.84, X: 3}},
+			want: "--name=seq-write-1m --filename=iomark-fio.tmp --size=128m --rw=write --bs=1m --ioengine=psync " +
+				"--iodepth=1 --numjobs=1 --direct=1 --overwrite=1 --time_based --runtime=2 --ramp_time=3060ms",
+		},
+		{
 			name: "sequential write: the file laid out before it",
 			run:  dir,
 			test: record.Test{Name: "seq-write-1m", Op: "write", BS: 1 << 20, QD: 1, Jobs: 1, Engine: "psync", Direct: true,

@@ -95,9 +95,16 @@ type Test struct {
 	// file, or the first bytes of a file or device), and RampS the discarded head of that
 	// repetition, as `iomark job --json` reports them: with the shape above they are the fio
 	// job that measures the same thing (profile.FioFor). Absent in records made before.
-	WorkingSetBytes int64    `json:"working_set_bytes,omitempty"`
-	RampS           float64  `json:"ramp_s,omitempty"`
-	CeilingPct      *float64 `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
+	WorkingSetBytes int64   `json:"working_set_bytes,omitempty"`
+	RampS           float64 `json:"ramp_s,omitempty"`
+	// WarmUpS is the discarded I/O before the first counted repetition: the warm-up run, and
+	// any repetitions still inside a burst (Burst), in s. With RampS it is fio's ramp_time.
+	// Absent in records made before, and for tests without a warm-up.
+	WarmUpS float64 `json:"warm_up_s,omitempty"`
+	// Burst is a head of the test faster than its figure (a drive's cache), kept as found,
+	// not averaged in: the figure is the rate after it. Absent when there was none.
+	Burst      *Burst   `json:"burst,omitempty"`
+	CeilingPct *float64 `json:"ceiling_pct,omitempty"` // MB/s as a share of the link ceiling
 	// CPUPct is the CPU time iomark used during the median repetition per second of it
 	// (100 = one core busy all along).
 	CPUPct float64 `json:"cpu_pct,omitempty"`
@@ -112,6 +119,12 @@ type Test struct {
 	EnergyJPerGB *float64 `json:"energy_j_per_gb,omitempty"`
 	// Network holds what a network copy measured besides the drive (profile network-copy).
 	Network *Network `json:"network,omitempty"`
+}
+
+// Burst is how long a test's head ran faster than its figure, and how much faster.
+type Burst struct {
+	S float64 `json:"s"` // seconds from the test's first I/O (its warm-up)
+	X float64 `json:"x"` // its mean rate over the figure's, e.g. 2.0
 }
 
 // Power describes the power figures of a run.

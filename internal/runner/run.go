@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -440,6 +441,20 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	}
 
 	writeRate := r.layoutMBPerS() * 1e6 // bytes/s, to plan the runs and bound the ramp of write tests
+	// The test's own timeline, from its first I/O: the warm-up's series and each run's, to
+	// find a burst at its head once the sustained rate is known.
+	warmStart := time.Now()
+	var timeline []stats.Sample
+	addSeries := func(res *engine.Result, start time.Time) {
+		off := start.Sub(warmStart).Seconds() + res.RampS
+		for _, pt := range res.Series {
+			v := pt.MBPerS
+			if t.Primary == profile.PrimaryIOPS {
+				v = pt.IOPS
+			}
+			timeline = append(timeline, stats.Sample{EndS: off + pt.TS, Value: v})
+		}
+	}
 	if t.WarmUp > 0 && t.MaxRuns > 1 {
 		res, err := one("warm-up", 0, min(t.WarmUp, budget), 0)
 		if err != nil {
@@ -448,6 +463,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if res.Interrupted {
 			return nil, ctx.Err()
 		}
+		addSeries(res, warmStart)
 		if res.DurationS > 0 && res.Bytes > 0 {
 			writeRate = float64(res.Bytes) / res.DurationS
 		}
@@ -463,8 +479,10 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	ramp := profile.RampFor(t, rb, writeRate)
 	var results []*engine.Result
 	var values []float64
+	var starts []time.Time
 	var runErr error
 	var lastRun time.Duration
+	drop := 0 // leading runs still inside a burst: part of the warm-up, not of the figure
 	for {
 		runStart := time.Now()
 		res, err := one("measure", len(results)+1, t.RunTime, ramp)
@@ -475,14 +493,16 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if res.Interrupted {
 			// A cut-short run is kept only when it is all there is.
 			if len(results) == 0 && res.IOs > 0 {
-				results, values = append(results, res), append(values, primary(t, res))
+				results, values, starts = append(results, res), append(values, primary(t, res)), append(starts, runStart)
 			}
 			runErr = ctx.Err()
 			break
 		}
-		results, values = append(results, res), append(values, primary(t, res))
+		results, values, starts = append(results, res), append(values, primary(t, res)), append(starts, runStart)
+		addSeries(res, runStart)
 		lastRun = time.Since(runStart)
-		if done, _ := rule.Done(values, time.Since(testStart), lastRun); done {
+		drop = stats.LeadingFastRuns(values)
+		if done, _ := rule.Done(values[drop:], time.Since(testStart), lastRun); done {
 			break
 		}
 		// The next run's most bytes: a replanned run's bound and its ramp's (the engine holds
@@ -506,7 +526,20 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	if len(results) == 0 {
 		return nil, runErr
 	}
-	rt := r.summarise(t, results, values)
+	if drop >= len(results) {
+		drop = 0
+	}
+	rt := r.summarise(t, results[drop:], values[drop:])
+	if t.WarmUp > 0 && t.MaxRuns > 1 || drop > 0 {
+		// The warm-up, and the runs that were still in a burst, before the first kept run.
+		rt.WarmUpS = math.Round(starts[drop].Sub(warmStart).Seconds()*1000) / 1000
+	}
+	if b, ok := stats.FindBurst(timeline, primary(t, results[drop+medianIndex(values[drop:])])); ok {
+		rt.Burst = &record.Burst{S: math.Round(b.S*1000) / 1000, X: math.Round(b.X*100) / 100}
+		if drop > 0 {
+			r.logf("%s: the first %s ran faster than the rest (a burst of %.1f s at %.1f× the sustained rate): counted as warm-up", t.Name, plural(drop, "run"), b.S, b.X)
+		}
+	}
 	if runErr == nil {
 		r.warnFewRuns(t, rt, budget)
 	}

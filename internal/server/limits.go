@@ -210,6 +210,9 @@ var uploadLimits = map[string]limit{
 	"tests[].bytes":                      bytesLim,
 	"tests[].working_set_bytes":          bytesLim,
 	"tests[].ramp_s":                     seconds,
+	"tests[].warm_up_s":                  seconds,
+	"tests[].burst.s":                    seconds,
+	"tests[].burst.x":                    rng(0, 1e6),
 	"tests[].ceiling_pct":                rng(0, 1e6),
 	"tests[].cpu_pct":                    rng(0, 100*4096), // 100 per busy core
 	"tests[].series":                     items(maxSeries),
