@@ -16,11 +16,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -35,6 +38,8 @@ type options struct {
 	refRuntime time.Duration
 	sbc        bool
 	rawPath    string
+	classes    []string
+	fioRuns    int
 }
 
 func main() {
@@ -45,8 +50,19 @@ func main() {
 	flag.DurationVar(&o.refRuntime, "ref-runtime", 60*time.Second, "length of each reference run (issue 4 asks for 10m)")
 	flag.BoolVar(&o.sbc, "sbc", true, "also run the sbc-reviews profile (lays out 1 GiB: about a minute more)")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every command's output and iomark's records to this file")
+	var classes string
+	flag.StringVar(&classes, "classes", "", "instead: run quick on emulated drives of these classes (or all) beside fio with the same settings: "+classNames())
+	flag.IntVar(&o.fioRuns, "fio-runs", 3, "with -classes: runs of each test's fio line")
 	flag.Parse()
-	if err := o.check(); err != nil {
+	if classes == "all" {
+		classes = classNames()
+	}
+	for _, c := range strings.Split(classes, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			o.classes = append(o.classes, c)
+		}
+	}
+	if err := errors.Join(o.check(), o.checkClasses()); err != nil {
 		fmt.Fprintf(os.Stderr, "peers: %v\n", err)
 		os.Exit(2)
 	}
@@ -64,6 +80,8 @@ func (o options) check() error {
 		return fmt.Errorf("-size-mb %d: use at least 1024 (issue 4's drive is ≥ 1 GiB)", o.sizeMB)
 	case o.sbc && o.sizeMB < 1536:
 		return fmt.Errorf("-size-mb %d: sbc-reviews lays out a 1 GiB file; use -size-mb 2048 or -sbc=false", o.sizeMB)
+	case len(o.classes) > 0 && o.fioRuns < 1:
+		return fmt.Errorf("-fio-runs %d: use at least 1", o.fioRuns)
 	case o.refRuntime < 10*time.Second:
 		return fmt.Errorf("-ref-runtime %v: use at least 10s", o.refRuntime)
 	case flag.NArg() > 0:
@@ -98,6 +116,19 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer iomark.Cleanup()
+	if len(o.classes) > 0 {
+		loadStart := benchkit.LoadAvg()
+		runs, err := runClasses(ctx, o, iomark)
+		if err != nil {
+			return err
+		}
+		fmt.Print(renderClasses(runs, describeEnv(ctx, iomark, loadStart)))
+		if o.rawPath != "" {
+			b, _ := json.MarshalIndent(runs, "", "  ")
+			return os.WriteFile(o.rawPath, b, 0o644)
+		}
+		return nil
+	}
 
 	spec := lab.Spec{Name: "peers", SizeMB: o.sizeMB, ReadIOPS: readIOPS, WriteIOPS: writeIOPS,
 		ReadMBps: readMBps, WriteMBps: writeMBps, FS: "ext4"}
@@ -180,6 +211,23 @@ func run(ctx context.Context, o options) error {
 	fmt.Print(renderReport(res, o))
 	if o.rawPath != "" {
 		return writeRaw(o.rawPath, res)
+	}
+	return nil
+}
+
+func classNames() string {
+	names := make([]string, len(driveClasses))
+	for i, c := range driveClasses {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ",")
+}
+
+func (o options) checkClasses() error {
+	for _, c := range o.classes {
+		if !strings.Contains(","+classNames()+",", ","+c+",") {
+			return fmt.Errorf("-classes %q: use all or some of %s", c, classNames())
+		}
 	}
 	return nil
 }
