@@ -41,6 +41,7 @@ type run struct {
 	rampOnce      sync.Once
 	rampEnded     chan struct{} // closed when the measured window opens
 	t0            atomic.Int64  // r.now() when the measured window opened, in ns
+	t1            atomic.Int64  // r.now() when a timed window closed (phaseDone), in ns
 
 	stopOnce sync.Once
 	done     chan struct{} // closed when a worker asks the run to end
@@ -177,9 +178,13 @@ type meter struct {
 	bytes atomic.Int64
 
 	readIOs, readBytes, writeIOs, writeBytes int64
-	readLat, writeLat                        *stats.Latency
-	writtenBytes                             int64 // every phase: what the drive was given
-	_                                        [64]byte
+	// The shares of I/Os straddling the window's edges, as fractions of I/Os: minus the part
+	// of an I/O counted in the window that ran before it opened, plus the part inside it of
+	// an I/O that completed after a timed window closed (edge).
+	readEdge, writeEdge float64
+	readLat, writeLat   *stats.Latency
+	writtenBytes        int64 // every phase: what the drive was given
+	_                   [64]byte
 }
 
 func newMeter(p Pattern) *meter {
@@ -193,13 +198,28 @@ func newMeter(p Pattern) *meter {
 	return m
 }
 
-// record counts one completed I/O when the run is in its measured phase.
-func (m *meter) record(r *run, read bool, n int, lat time.Duration) {
+// record counts one completed I/O, started at start (r.now()) and taking lat, when the run
+// is in its measured phase, and the share of its time inside the window of one that
+// straddles an edge: a window that drops the I/O in flight at its end and counts whole the
+// one in flight at its start steps by one I/O from run to run (2.6% of a 2 s run of 1 MiB
+// writes at 20 MB/s), which this share makes exact for a drive of constant rate.
+func (m *meter) record(r *run, read bool, n int, start, lat time.Duration) {
 	if !read {
 		m.writtenBytes += int64(n)
 	}
-	if r.phase.Load() != phaseMeasure {
+	phase := r.phase.Load()
+	if phase == phaseDone && lat > 0 {
+		t0, t1 := time.Duration(r.t0.Load()), time.Duration(r.t1.Load())
+		if in := min(start+lat, t1) - max(start, t0); t1 > 0 && in > 0 {
+			m.addEdge(read, float64(in)/float64(lat))
+		}
 		return
+	}
+	if phase != phaseMeasure {
+		return
+	}
+	if t0 := time.Duration(r.t0.Load()); start < t0 && lat > 0 {
+		m.addEdge(read, -float64(t0-start)/float64(lat))
 	}
 	if read {
 		m.readIOs++
@@ -212,4 +232,12 @@ func (m *meter) record(r *run, read bool, n int, lat time.Duration) {
 	}
 	m.ios.Add(1)
 	m.bytes.Add(int64(n))
+}
+
+func (m *meter) addEdge(read bool, share float64) {
+	if read {
+		m.readEdge += share
+	} else {
+		m.writeEdge += share
+	}
 }

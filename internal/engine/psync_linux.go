@@ -69,7 +69,7 @@ func (psync) run(j *job, worker int) error {
 		if n != len(buf) {
 			return errShortIO(r.tgt, !read, off, len(buf), n)
 		}
-		m.record(r, read, n, lat)
+		m.record(r, read, n, t0, lat)
 		if !read && j.wroteOne() {
 			if err := j.doFsync(); err != nil {
 				return err

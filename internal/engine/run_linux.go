@@ -215,8 +215,9 @@ func measure(ctx context.Context, r *run, be backend, jobs []*job) (*Result, err
 	}
 	var t1 time.Duration
 	if cut {
-		r.phase.Store(phaseDone)
 		t1 = r.now()
+		r.t1.Store(int64(t1))
+		r.phase.Store(phaseDone)
 		_ = unix.Getrusage(unix.RUSAGE_SELF, &ru1)
 	}
 	stopAll()
@@ -330,6 +331,7 @@ func totals(jobs []*job) (ios, bytes int64) {
 func summarize(res *Result, s *Spec, jobs []*job, fsyncEnd time.Duration) {
 	all, reads, writes, fsyncs := stats.NewLatency(), stats.NewLatency(), stats.NewLatency(), stats.NewLatency()
 	var rd, wr Direction
+	var rdEdge, wrEdge float64 // shares of I/Os straddling the window's edges (meter.record)
 	var fsyncN int64
 	for _, j := range jobs {
 		for _, m := range j.meters {
@@ -337,6 +339,8 @@ func summarize(res *Result, s *Spec, jobs []*job, fsyncEnd time.Duration) {
 			rd.Bytes += m.readBytes
 			wr.IOs += m.writeIOs
 			wr.Bytes += m.writeBytes
+			rdEdge += m.readEdge
+			wrEdge += m.writeEdge
 			reads.Merge(m.readLat)
 			writes.Merge(m.writeLat)
 		}
@@ -346,28 +350,33 @@ func summarize(res *Result, s *Spec, jobs []*job, fsyncEnd time.Duration) {
 	all.Merge(reads)
 	all.Merge(writes)
 	dur := res.DurationS
-	rate := func(d *Direction, h *stats.Latency) {
+	// Rates count what moved inside the window: the I/Os completed in it, less the part of
+	// those that began before it, plus the part inside it of those it cut (meter.record).
+	// IOs and Bytes count the I/Os completed in the window, whole.
+	bs := float64(s.BlockSize)
+	moved := func(ios int64, edge float64) float64 { return max(float64(ios)+edge, 0) }
+	rate := func(d *Direction, edge float64, h *stats.Latency) {
 		if dur > 0 {
-			d.IOPS = float64(d.IOs) / dur
-			d.MBPerS = float64(d.Bytes) / dur / 1e6
-			d.MiBPerS = float64(d.Bytes) / dur / (1 << 20)
+			d.IOPS = moved(d.IOs, edge) / dur
+			d.MBPerS = d.IOPS * bs / 1e6
+			d.MiBPerS = d.IOPS * bs / (1 << 20)
 		}
 		d.LatUS = h.SummaryUS()
 	}
 	if s.Pattern.Reads() {
-		rate(&rd, reads)
+		rate(&rd, rdEdge, reads)
 		res.Read = &rd
 	}
 	if s.Pattern.Writes() {
-		rate(&wr, writes)
+		rate(&wr, wrEdge, writes)
 		res.Write = &wr
 	}
 	res.IOs = rd.IOs + wr.IOs
 	res.Bytes = rd.Bytes + wr.Bytes
 	if dur > 0 {
-		res.IOPS = float64(res.IOs) / dur
-		res.MBPerS = float64(res.Bytes) / dur / 1e6
-		res.MiBPerS = float64(res.Bytes) / dur / (1 << 20)
+		res.IOPS = moved(res.IOs, rdEdge+wrEdge) / dur
+		res.MBPerS = res.IOPS * bs / 1e6
+		res.MiBPerS = res.IOPS * bs / (1 << 20)
 	}
 	res.LatUS = all.SummaryUS()
 	if fsyncEnd > 0 {

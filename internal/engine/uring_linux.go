@@ -516,7 +516,7 @@ func (uring) run(j *job, _ int) error {
 				continue
 			}
 			ok++
-			m.record(r, read, int(res), now-started[slot])
+			m.record(r, read, int(res), started[slot], now-started[slot])
 			if !read && j.wroteOne() {
 				fsyncDue = true
 			}

@@ -191,8 +191,8 @@ func TestTestBudget(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.wantLimit)
 		}
 	}
-	if got := BudgetsFrom(Quick().Tests); got != 40*time.Second {
-		t.Errorf("quick budgets sum to %v, want 2×9 s + 4×5.5 s", got)
+	if got := BudgetsFrom(Quick().Tests); got != 46*time.Second {
+		t.Errorf("quick budgets sum to %v, want 2×9 s + 4×7 s", got)
 	}
 }
 

@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // BurstRatio is how much faster than the sustained rate a stretch must run to count as a
 // burst: well beyond the run-to-run spread of a quiet machine (a few percent) and of a loaded
@@ -42,12 +45,13 @@ func FindBurst(series []Sample, sustained float64) (b Burst, ok bool) {
 }
 
 // LeadingFastRuns counts the first runs of a figure that are each faster than BurstRatio ×
-// the median of the runs after them: runs still inside a burst, which the warm-up did not
-// outlast. At least two runs must follow them, so their median is a figure.
+// every run after them: runs still inside a burst, which the warm-up did not outlast. At least
+// two runs must follow them. Held to the fastest run after it, not their median, so a stalled
+// run later (a loaded machine) does not make a first run look like a burst.
 func LeadingFastRuns(values []float64) int {
 	k := 0
 	for k+2 < len(values) {
-		rest := Median(values[k+1:])
+		rest := slices.Max(values[k+1:])
 		if !(values[k] > BurstRatio*rest) {
 			break
 		}

@@ -35,6 +35,7 @@ func TestLeadingFastRuns(t *testing.T) {
 		{[]float64{45, 20}, 0},             // nothing to hold it to
 		{[]float64{22, 20, 20.1, 19.9}, 0}, // within noise
 		{[]float64{20, 45, 20, 20}, 0},     // a fast run in the middle is not a head
+		{[]float64{19900, 5000, 17230}, 0}, // a stalled run after the first is no burst
 	} {
 		if got := LeadingFastRuns(c.values); got != c.want {
 			t.Errorf("%v: %d leading fast runs, want %d", c.values, got, c.want)
