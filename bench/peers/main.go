@@ -4,9 +4,13 @@
 // with their ratio and whether they agree within ±5%. With -time it also measures the time to
 // a figure: long `iomark job` reference runs of each quick test's shape against
 // `iomark run --profile quick`, and quick's run time against the pibenchmarks profile's.
+// With -classes it instead runs quick on emulated drives of several classes (microSD, USB
+// stick, USB SSD, a 1 GB/s drive; classes.go), each test's `iomark show --fio` line beside it
+// run -fio-runs times by fio, and prints accuracy against the limits, intervals, time and bytes.
 //
 //	sudo go run ./bench/peers [-iomark PATH] [-size-mb 2048] [-time] [-ref-runtime 60s]
 //	                          [-sbc=true] [-raw FILE]
+//	sudo go run ./bench/peers -classes all|microsd,usb-stick,usb-ssd,fast [-fio-runs 3] [-raw FILE]
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
 // cgroup-v1 blkio controller (see internal/lab), fio and hdparm. Progress goes to stderr, the

@@ -20,6 +20,9 @@ const (
 	WarnUnmounted = "target-unmounted"
 	// WarnFewRuns: a test's budget ran out before its minimum number of repetitions.
 	WarnFewRuns = "few-runs"
+	// WarnShortRuns: a write test's runs were shorter than its MinRunTime: the drive writes
+	// faster than its class's byte budget holds one such run.
+	WarnShortRuns = "short-runs"
 	// WarnEngine: the engine fell back or gave something up (psync where io_uring is
 	// unavailable, unregistered buffers), as engine.Result.EngineNote says.
 	WarnEngine = "engine-note"
@@ -35,6 +38,10 @@ func (r *runner) warn(code, format string, args ...any) {
 func (r *runner) warnFewRuns(t profile.Test, rt *record.Test, budget time.Duration) {
 	if rt.Runs > 1 && rt.Runs < t.MinRuns {
 		r.warn(WarnFewRuns, "%s: measured %d times (wanted at least %d) within its %s budget", t.Name, rt.Runs, t.MinRuns, budget.Round(100*time.Millisecond))
+	}
+	if t.MinRunTime > 0 && t.Writes() && rt.DurationS > 0 && rt.DurationS < 0.9*t.MinRunTime.Seconds() {
+		r.warn(WarnShortRuns, "%s: runs of %.2f s, shorter than the %v a stable figure needs: at %.0f MB/s one such run does not fit the run's %s write budget (a drive iomark takes for flash or cannot tell; `iomark run --class` names an SSD's)",
+			t.Name, rt.DurationS, t.MinRunTime, rt.MBPerS, fmtBytes(r.decision.BudgetBytes))
 	}
 }
 
