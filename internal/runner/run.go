@@ -445,6 +445,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	// find a burst at its head once the sustained rate is known.
 	warmStart := time.Now()
 	var timeline []stats.Sample
+	var warmIOS float64 // seconds of I/O the warm-up ran
 	addSeries := func(res *engine.Result, start time.Time) {
 		off := start.Sub(warmStart).Seconds() + res.RampS
 		for _, pt := range res.Series {
@@ -464,6 +465,7 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 			return nil, ctx.Err()
 		}
 		addSeries(res, warmStart)
+		warmIOS = res.DurationS
 		if res.DurationS > 0 && res.Bytes > 0 {
 			writeRate = float64(res.Bytes) / res.DurationS
 		}
@@ -479,7 +481,6 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	ramp := profile.RampFor(t, rb, writeRate)
 	var results []*engine.Result
 	var values []float64
-	var starts []time.Time
 	var runErr error
 	var lastRun time.Duration
 	drop := 0 // leading runs still inside a burst: part of the warm-up, not of the figure
@@ -493,12 +494,12 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 		if res.Interrupted {
 			// A cut-short run is kept only when it is all there is.
 			if len(results) == 0 && res.IOs > 0 {
-				results, values, starts = append(results, res), append(values, primary(t, res)), append(starts, runStart)
+				results, values = append(results, res), append(values, primary(t, res))
 			}
 			runErr = ctx.Err()
 			break
 		}
-		results, values, starts = append(results, res), append(values, primary(t, res)), append(starts, runStart)
+		results, values = append(results, res), append(values, primary(t, res))
 		addSeries(res, runStart)
 		lastRun = time.Since(runStart)
 		drop = stats.LeadingFastRuns(values)
@@ -531,8 +532,13 @@ func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowan
 	}
 	rt := r.summarise(t, results[drop:], values[drop:])
 	if t.WarmUp > 0 && t.MaxRuns > 1 || drop > 0 {
-		// The warm-up, and the runs that were still in a burst, before the first kept run.
-		rt.WarmUpS = math.Round(starts[drop].Sub(warmStart).Seconds()*1000) / 1000
+		// The I/O before the first kept run: the warm-up's, and that of the runs still in a
+		// burst (their ramps included), as fio's ramp_time would run it.
+		w := warmIOS
+		for _, res := range results[:drop] {
+			w += res.RampS + res.DurationS
+		}
+		rt.WarmUpS = math.Round(w*1000) / 1000
 	}
 	if b, ok := stats.FindBurst(timeline, primary(t, results[drop+medianIndex(values[drop:])])); ok {
 		rt.Burst = &record.Burst{S: math.Round(b.S*1000) / 1000, X: math.Round(b.X*100) / 100}
