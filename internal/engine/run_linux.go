@@ -301,6 +301,11 @@ func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) (series 
 		select {
 		case <-ticker.C:
 			point()
+			// The clock ends the window too, so a deadline timer that is late to fire (a
+			// starved scheduler) cannot keep a short test reading for minutes.
+			if s.Runtime > 0 && r.now()-t0 >= s.Runtime {
+				return series, false, true
+			}
 		case <-deadline:
 			point()
 			return series, false, true
