@@ -3,7 +3,6 @@ module github.com/iomark/iomark
 go 1.26.8
 
 require (
-	codeberg.org/go-fonts/liberation v0.5.0
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
