@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test of the project: the one command README.md gives and .ci/run calls.
-# Installs what tests need, checks formatting and vet, runs all Go tests (the I/O tests build
-# throttled loop devices from files they create, so run as root to exercise them; the QEMU lab
-# of internal/qemulab boots Debian kernels, kept in /var/cache/iomark-qemu, about 2 minutes),
+# Installs what tests need, checks formatting, the generated pages and vet, runs all Go tests
+# (the I/O tests build throttled loop devices from files they create, so run as root to exercise
+# them; the QEMU lab of internal/qemulab boots Debian kernels, kept in /var/cache/iomark-qemu,
+# about 2 minutes),
 # then builds the five release targets and runs the arm builds under qemu-user, and builds and
 # checks the release (scripts/release-test.sh).
 set -euo pipefail
@@ -13,6 +14,12 @@ bash scripts/setup-test-deps.sh
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+
+echo "== templ generate (the site's pages: the committed *_templ.go are what their .templ files give)"
+go tool templ generate -log-level error
+git diff --exit-code -- '*_templ.go'
+untracked=$(git ls-files --others --exclude-standard -- '*_templ.go')
+if [ -n "$untracked" ]; then echo "templ generated files not committed:"; echo "$untracked"; exit 1; fi
 
 echo "== go vet"
 go vet ./...
