@@ -27,13 +27,32 @@ type FamilyValue struct {
 
 // ValueSetting is one ranking (link setting) of the family and class, priced.
 type ValueSetting struct {
-	Setting  string      `json:"setting,omitempty"`
-	Basis    string      `json:"basis"` // the ranking figure, with its unit
-	Unit     string      `json:"unit"`
-	Advice   string      `json:"advice,omitempty"`
-	Rows     []ValueBuy  `json:"rows"`
-	Unpriced int         `json:"unpriced"` // ranked drives without a known price
-	Chart    trustedHTML `json:"-"`
+	Setting  string     `json:"setting,omitempty"`
+	Basis    string     `json:"basis"` // the ranking figure, with its unit
+	Unit     string     `json:"unit"`
+	Advice   string     `json:"advice,omitempty"`
+	Rows     []ValueBuy `json:"rows"`
+	Unpriced int        `json:"unpriced"` // ranked drives without a known price
+	// Unranked are drives with a known price but without the ranking's figure: listed with the
+	// figures they have, never given a value.
+	Unranked []ValueUnranked `json:"priced_unranked"`
+	Chart    trustedHTML     `json:"-"`
+}
+
+// ValueUnranked is a priced drive the ranking does not place.
+type ValueUnranked struct {
+	Name         string        `json:"name"`
+	URL          string        `json:"url"`
+	PriceUSD     float64       `json:"price_usd"`
+	Prices       int           `json:"prices"`
+	PriceSources []string      `json:"price_sources"`
+	Figures      []ValueFigure `json:"figures"` // the medians it has, in the rankings' order
+}
+
+// ValueFigure is one median figure of a drive.
+type ValueFigure struct {
+	Figure string  `json:"figure"` // its label, with the unit
+	Value  float64 `json:"value"`
 }
 
 // ValueBuy is one priced drive.
@@ -86,12 +105,27 @@ func (s *Server) familyValue(ctx context.Context, family, class string) (*Family
 			pop = append(pop, e)
 		}
 	}
+	unrankedPriced := 0
+	var basis compare.Metric
 	for _, rk := range compare.Rank(pop, family) {
+		basis = rk.Basis
 		buys, unpriced := compare.Value(rk)
 		vs := ValueSetting{Setting: rk.Setting, Basis: rk.Basis.Label(), Unit: rk.Basis.Unit(), Advice: compare.Advice(rk, buys), Unpriced: unpriced, Rows: []ValueBuy{}}
 		for _, b := range buys {
 			vs.Rows = append(vs.Rows, ValueBuy{Name: b.Drive.Model.Name, URL: modelPath(b.Drive.Model.Key), Rank: b.Drive.Rank, Figure: b.Drive.Median,
 				PriceUSD: b.Drive.PriceUSD, Prices: b.Drive.PriceN, PriceSources: b.Drive.PriceSources, PerDollar: b.PerDollar, Frontier: b.Frontier})
+		}
+		vs.Unranked = []ValueUnranked{}
+		for _, u := range compare.PricedUnranked(rk) {
+			vu := ValueUnranked{Name: u.Model.Name, URL: modelPath(u.Model.Key), PriceUSD: u.PriceUSD, Prices: u.PriceN,
+				PriceSources: u.PriceSources, Figures: []ValueFigure{}}
+			for _, m := range compare.Metrics() {
+				if v, ok := u.Medians[m]; ok {
+					vu.Figures = append(vu.Figures, ValueFigure{Figure: m.Label(), Value: v})
+				}
+			}
+			vs.Unranked = append(vs.Unranked, vu)
+			unrankedPriced++
 		}
 		if len(buys) > 1 {
 			vs.Chart = valueChart(buys, rk.Basis)
@@ -102,7 +136,11 @@ func (s *Server) familyValue(ctx context.Context, family, class string) (*Family
 		v.Settings = append(v.Settings, vs)
 	}
 	if v.Advice == "" {
-		v.NoPrice = fmt.Sprintf("No ranked %s drive on %s has a known price yet. Prices come from results: `iomark run --price 12.50` (what you paid, in US dollars) sends one with your result, and a published source's stated price counts; or type prices for drives you pick in the form below.", compare.ClassWords(v.Class), family)
+		v.NoPrice = fmt.Sprintf("No ranked %s drive on %s has a known price yet. ", compare.ClassWords(v.Class), family)
+		if unrankedPriced > 0 {
+			v.NoPrice += fmt.Sprintf("%s with a price %s no %s, so no value on it (listed below). ", plural(unrankedPriced, "drive"), hasHave(unrankedPriced), basis.Words())
+		}
+		v.NoPrice += "Prices come from results: “iomark run --price 12.50” (what you paid, in US dollars) sends one with your result, and a published source's stated price counts; or type prices for drives you pick in the form below."
 	}
 	return v, nil
 }
@@ -172,4 +210,20 @@ func shortName(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
+// valueFigures lists a drive's medians: "sequential read (MB/s) 412; 4K random read (MB/s) 45.2".
+func valueFigures(fs []ValueFigure) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Figure + " " + fig(&f.Value)
+	}
+	return strings.Join(parts, "; ")
 }
