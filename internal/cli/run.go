@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -44,6 +45,8 @@ type runFlags struct {
 	latency     bool
 	submit      string
 	powerWatts  float64
+	size        string
+	maxTime     time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -91,6 +94,8 @@ wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + 
 	fl.BoolVar(&f.latency, "latency", false, "show latency percentiles of every test")
 	fl.StringVar(&f.submit, "submit", "", "upload the result to the results server at URL (opt-in; hostnames and paths are never sent)")
 	fl.Float64Var(&f.powerWatts, "power-watts", 0, "the power a meter showed during the run (W), kept as every test's power when the machine reports none (docs/power.md)")
+	fl.StringVar(&f.size, "size", "", "sustained profile: write at most this much (default 10G, k = 1024; free space less 512 MiB bounds it too)")
+	fl.DurationVar(&f.maxTime, "time", 0, "sustained profile: write at most this long (default 10m)")
 	return cmd
 }
 
@@ -101,6 +106,20 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	}
 	if f.asJSON && f.markdown {
 		return usageError("--json and --markdown: choose one")
+	}
+	if f.size != "" || f.maxTime != 0 {
+		var size int64
+		if f.size != "" {
+			if size, err = engine.ParseSize(f.size); err != nil || size <= 0 {
+				return usageError("--size %s: give a size such as 20G (k = 1024)", f.size)
+			}
+		}
+		if f.maxTime < 0 {
+			return usageError("--time %s: give a duration such as 30m", f.maxTime)
+		}
+		if err := p.SetSustainedBounds(size, f.maxTime); err != nil {
+			return usageError("--size/--time: %v", err)
+		}
 	}
 	if f.price < 0 {
 		return usageError("--price cannot be negative")

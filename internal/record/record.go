@@ -183,8 +183,14 @@ type Sustained struct {
 	// StopReason says what ended the write: "settled" (the rate after the cliff settled),
 	// "size" (it reached its byte bound), "free-space" (the filesystem's free space less the
 	// margin), "byte-budget" (the profile's write budget), "time", "time-budget" (the profile's
-	// time left) or "interrupted". Absent in records made before iomark said.
+	// time left), "file-size-limit" (the filesystem's largest file, when no further file could
+	// be made) or "interrupted". Absent in records made before iomark said.
 	StopReason string `json:"stop_reason,omitempty"`
+	// FileSizeLimitBytes is the filesystem's largest file when the write met it (EFBIG:
+	// FAT32's 4 GiB) and went on in further files, as a copy of a large file must; Files is
+	// how many it wrote. Absent when the write fitted in one file.
+	FileSizeLimitBytes int64 `json:"file_size_limit_bytes,omitempty"`
+	Files              int   `json:"files,omitempty"`
 }
 
 // Scores are single-number summaries. Absent means not computed for this profile.

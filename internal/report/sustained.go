@@ -43,6 +43,9 @@ func sustainedLines(r *record.Run) []string {
 		if why := stopWords[s.StopReason]; why != "" {
 			line += "; stopped: " + why
 		}
+		if s.Files > 1 {
+			line += fmt.Sprintf("; written as %d files, the filesystem's largest file being %s", s.Files, fmtBytes(s.FileSizeLimitBytes))
+		}
 		out = append(out, line, "  heat: "+thermalVerdict(r, t))
 	}
 	return out
@@ -50,13 +53,14 @@ func sustainedLines(r *record.Run) []string {
 
 // stopWords say what ended a sustained write (record.Sustained.StopReason).
 var stopWords = map[string]string{
-	"settled":     "the rate after the cliff had settled",
-	"size":        "it reached its size bound",
-	"free-space":  "the filesystem's free space (less the margin kept free) ran out",
-	"byte-budget": "the profile's write budget was spent",
-	"time":        "it reached its time bound",
-	"time-budget": "the profile's time was spent",
-	"interrupted": "interrupted",
+	"settled":         "the rate after the cliff had settled",
+	"size":            "it reached its size bound",
+	"free-space":      "the filesystem's free space (less the margin kept free) ran out",
+	"byte-budget":     "the profile's write budget was spent",
+	"time":            "it reached its time bound",
+	"time-budget":     "the profile's time was spent",
+	"interrupted":     "interrupted",
+	"file-size-limit": "the filesystem's largest file was reached and no further file could be made",
 }
 
 // thermalVerdict is the heat judgement of a sustained write (advice.ThermalSuspect, kept in
