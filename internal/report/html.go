@@ -136,6 +136,10 @@ td.n { text-align: right; }
 <p>MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; ±CI95 is the half-width of the 95% confidence interval of the median; link ceiling is MB/s as a share of the slowest hop's ceiling.</p>
 {{else}}<p>No test completed.</p>{{end}}
 
+{{if .Sustained}}<h2>Sustained write</h2>
+<ul>{{range .Sustained}}<li>{{prose .}}</li>{{end}}</ul>
+<p>The test's MB/s is the rate a long copy keeps: the settled rate after the cliff (else the rate after it, else the whole write's average); the average over the whole write, the fast start included, is beside it.</p>{{end}}
+
 {{if .SBCRows}}<h2>sbc-reviews table</h2>
 <table>
 <tr>{{range .SBCHeader}}<th>{{.}}</th>{{end}}</tr>
