@@ -118,7 +118,7 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 			return usageError("--time %s: give a duration such as 30m", f.maxTime)
 		}
 		if err := p.SetSustainedBounds(size, f.maxTime); err != nil {
-			return usageError("--size/--time: %v", err)
+			return usageError("--size/--time: %v (they bound the write of --profile sustained)", err)
 		}
 	}
 	if f.price < 0 {
@@ -365,9 +365,14 @@ func printRun(w io.Writer, rec *record.Run, f *runFlags, saved *report.Saved) er
 // test elsewhere (logs, pipes), always on stderr.
 type runProgress struct {
 	*liveLine
+	lastPlain time.Duration // run time of the last sustained line printed off a terminal
 }
 
-func newRunProgress(w io.Writer) *runProgress { return &runProgress{newLiveLine(w)} }
+func newRunProgress(w io.Writer) *runProgress { return &runProgress{liveLine: newLiveLine(w)} }
+
+// plainEvery is how often a sustained write, which may take many minutes, prints a line of
+// progress where the output is no terminal (a log, a pipe, ssh without a tty).
+const plainEvery = 10 * time.Second
 
 func (p *runProgress) event(e runner.Event) {
 	if e.Phase == "done" && e.Result != nil {
@@ -392,5 +397,34 @@ func (p *runProgress) event(e runner.Event) {
 	if e.MBPerS > 0 {
 		st.IOPS, st.MBPerS = e.IOPS, e.MBPerS
 	}
+	if ls := e.Sustained; ls != nil {
+		st.What, st.IOPS, st.Done, st.Total = e.Test, 0, ls.Bytes, ls.BoundBytes
+		line := statusText(st) + sustainedProgress(ls)
+		if !p.tty {
+			if e.Elapsed-p.lastPlain >= plainEvery {
+				p.lastPlain = e.Elapsed
+				fmt.Fprintln(p.w, line)
+			}
+			return
+		}
+		p.draw(line)
+		return
+	}
 	p.draw(statusText(st))
+}
+
+// sustainedProgress is what a sustained write's progress line adds: the temperatures last
+// sampled, and the cliff once one shows.
+func sustainedProgress(ls *runner.LiveSustained) string {
+	var b strings.Builder
+	if ls.DriveTempC != nil {
+		fmt.Fprintf(&b, "  drive %.0f °C", *ls.DriveTempC)
+	}
+	if ls.SoCTempC != nil {
+		fmt.Fprintf(&b, "  SoC %.0f °C", *ls.SoCTempC)
+	}
+	if ls.Cliff {
+		fmt.Fprintf(&b, "  cliff at %.0f s after %s: %.1f -> %.1f MB/s", ls.CliffAtS, report.Bytes(ls.CliffAtBytes), ls.BeforeMBPerS, ls.AfterMBPerS)
+	}
+	return b.String()
 }

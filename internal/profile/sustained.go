@@ -75,7 +75,7 @@ func (p *Profile) SetSustainedBounds(sizeBytes int64, d time.Duration) error {
 		}
 	}
 	if idx < 0 {
-		return fmt.Errorf("the %s profile has no sustained write to bound: --size and --time go with --profile sustained", p.Name)
+		return fmt.Errorf("the %s profile has no sustained write to bound", p.Name)
 	}
 	if sizeBytes != 0 && (sizeBytes < MinSustainedBytes || sizeBytes > maxSustainedBytes) {
 		return fmt.Errorf("size %s is out of range: give 64M to 64T (e.g. 20G)", engine.FormatSize(sizeBytes))

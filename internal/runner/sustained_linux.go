@@ -45,10 +45,19 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	defer cancel()
 	var live []stats.Interval
 	steadyStop, settledMBPerS := false, 0.0
+	var rates []float64
+	var ends []int64 // bytes written by the end of each sample
 	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
 		live = append(live, stats.Interval{EndS: pr.Elapsed.Seconds(), MBPerS: pr.MBPerS, IOPS: pr.IOPS})
+		rates, ends = append(rates, pr.MBPerS), append(ends, pr.DoneBytes)
+		ls := &LiveSustained{Bytes: pr.DoneBytes, BoundBytes: region}
+		if c := stats.FindCliff(rates); c.Found && c.Index > 0 {
+			ls.Cliff, ls.CliffAtS, ls.CliffAtBytes = true, live[c.Index-1].EndS, ends[c.Index-1]
+			ls.BeforeMBPerS, ls.AfterMBPerS = c.Before, c.After
+		}
+		ls.DriveTempC, ls.SoCTempC = r.latestTemps(t.Name)
 		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
-			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1)})
+			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1), Sustained: ls})
 		if m, ok := stats.SettledRate(live, ss.SteadyAfterCliff.Seconds()); ok && !steadyStop {
 			steadyStop, settledMBPerS = true, m
 			cancel()
@@ -163,7 +172,7 @@ func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec, spar
 			// The write allocates as it goes, as a copy does, and nothing is laid out.
 			if err := r.file.Truncate(region); err != nil {
 				if errors.Is(err, unix.EFBIG) {
-					return 0, "", fmt.Errorf("%w — the filesystem's largest file is smaller than the %s write: give a smaller --size, or leave the engine to psync, which goes on in a new file", err, engine.FormatSize(region))
+					return 0, "", fmt.Errorf("%w — the filesystem's largest file is smaller than the %s write: bound the write below it, or leave the engine to psync, which goes on in a new file", err, engine.FormatSize(region))
 				}
 				return 0, "", err
 			}
