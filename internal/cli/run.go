@@ -47,6 +47,7 @@ type runFlags struct {
 	powerWatts  float64
 	size        string
 	maxTime     time.Duration
+	driveTempC  string
 }
 
 func newRunCmd() *cobra.Command {
@@ -96,6 +97,7 @@ wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + 
 	fl.Float64Var(&f.powerWatts, "power-watts", 0, "the power a meter showed during the run (W), kept as every test's power when the machine reports none (docs/power.md)")
 	fl.StringVar(&f.size, "size", "", "sustained profile: write at most this much (default 10G, k = 1024; free space less 512 MiB bounds it too)")
 	fl.DurationVar(&f.maxTime, "time", 0, "sustained profile: write at most this long (default 10m)")
+	fl.StringVar(&f.driveTempC, "drive-temp-c", "", "drive temperatures read off a thermometer, for drives that report none: - to type them (°C, one a line) during the run, or a FILE a logger appends them to")
 	return cmd
 }
 
@@ -187,7 +189,17 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if rep != nil {
 		env.Health = health.Read(rep, popts)
 	}
-	env.Power, env.Sensors = runSensors(rep, popts, f.powerWatts)
+	var typed *typedTemps
+	if f.driveTempC != "" {
+		if typed, err = startTypedTemps(f.driveTempC, cmd.InOrStdin(), func(msg string) { env.Log("%s", msg) }); err != nil {
+			return withExit(exitUsage, err)
+		}
+		defer typed.stop()
+		if f.driveTempC == "-" {
+			fmt.Fprintln(stderr, "iomark: type the drive's temperature in °C and Enter whenever you read it (e.g. 47); each reading is kept with the time it was typed")
+		}
+	}
+	env.Power, env.DriveTemp, env.Sensors = runSensors(rep, popts, f.powerWatts, env.Health, typed, f.driveTempC)
 	noPowerNote(stderr, env.Power, popts)
 	rec, runErr := runner.Run(ctx, *p, env)
 	progress.clear()
@@ -261,9 +273,11 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 }
 
 // runSensors composes what a run samples once a second: the probe's temperatures and
-// throttling, and the power source the machine has (or the meter reading, which is not
-// sampled: it stands for every test).
-func runSensors(rep *probe.Report, o probe.Options, meterWatts float64) (*record.Power, func() record.SensorSample) {
+// throttling, the drive's temperature from the best source it has (readings the user gives,
+// else the kernel's hwmon sensor, else the drive asked again at a rate it tolerates:
+// health.TempReader), and the power source the machine has (or the meter reading, which is
+// not sampled: it stands for every test).
+func runSensors(rep *probe.Report, o probe.Options, meterWatts float64, h *health.Health, typed *typedTemps, typedFrom string) (*record.Power, *record.DriveTemp, func() record.SensorSample) {
 	var ps power.Sampler
 	var pw *record.Power
 	if meterWatts > 0 {
@@ -283,14 +297,34 @@ func runSensors(rep *probe.Report, o probe.Options, meterWatts float64) (*record
 	if rep != nil {
 		sampler = probe.NewSampler(rep, o)
 	}
-	if sampler == nil && ps == nil {
-		return pw, nil
+	var dt *record.DriveTemp
+	var asked *health.TempReader
+	switch {
+	case typed != nil && typedFrom == "-":
+		dt = &record.DriveTemp{Source: "typed", Sensor: "readings typed on standard input during the run (--drive-temp-c -)"}
+	case typed != nil:
+		dt = &record.DriveTemp{Source: "file", Sensor: "readings appended to " + typedFrom + " during the run (--drive-temp-c)"}
+	case sampler != nil && sampler.Read().DriveTempC != nil:
+		dt = &record.DriveTemp{Source: "hwmon", Sensor: "the kernel's hwmon sensor of " + rep.Device.Path, EveryS: 1}
+	default:
+		if asked = health.NewTempReader(rep, o, h); asked != nil {
+			dt = &record.DriveTemp{Source: asked.Source, Sensor: rep.Device.Path, EveryS: asked.Every.Seconds()}
+		}
 	}
-	return pw, func() record.SensorSample {
+	if sampler == nil && ps == nil && dt == nil {
+		return pw, nil, nil
+	}
+	return pw, dt, func() record.SensorSample {
 		var s record.SensorSample
 		if sampler != nil {
 			r := sampler.Read()
 			s = record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
+		}
+		switch {
+		case typed != nil:
+			s.DriveTempC = typed.take()
+		case asked != nil && asked.Due(time.Now()):
+			s.DriveTempC = asked.Read(time.Now())
 		}
 		if ps != nil {
 			if w, ok := ps.Watts(); ok {

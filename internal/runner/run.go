@@ -37,6 +37,8 @@ type Env struct {
 	// Power describes where the samples' PowerW comes from, or the meter reading that stands
 	// for every test (nil: no power figures).
 	Power *record.Power
+	// DriveTemp says where Sensors' drive temperatures come from (nil: none are read).
+	DriveTemp *record.DriveTemp
 	// Log receives one-line notes for people (may be nil).
 	Log func(format string, args ...any)
 	// Destructive and Confirm allow writing to a block device (Confirm names it again).
