@@ -231,6 +231,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if f.asJSON || f.markdown {
 		// The terminal summary ends with this line; JSON and Markdown keep stdout for themselves.
 		fmt.Fprintf(stderr, "iomark: %s\n", report.RunLine(rec, saved))
+		if h := report.ExportHint(rec, saved); h != "" {
+			fmt.Fprintf(stderr, "iomark: %s\n", h)
+		}
 	}
 	if outEx != nil {
 		published, _ := refdata.Load()

@@ -76,3 +76,26 @@ func colIndex(header []string, name string) int {
 	}
 	return 0
 }
+
+// TestExportHint: a saved sbc-reviews run names the paste block's export, a saved sustained
+// run the chart's; other runs and unsaved ones name none.
+func TestExportHint(t *testing.T) {
+	saved := &Saved{ShortID: "019a4f40", Where: "/tmp/results.db"}
+	sbc := sbcReviewsRun()
+	for _, c := range []struct {
+		name string
+		r    *record.Run
+		s    *Saved
+		want string
+	}{
+		{"sbc-reviews", sbc, saved, "`iomark export 019a4f40 --format sbc-reviews`"},
+		{"sustained", sampleSustainedRun(), saved, "`iomark export 019a4f40 --format png`"},
+		{"quick", sampleRun(), saved, ""},
+		{"not saved", sbc, &Saved{Why: "--no-save was given"}, ""},
+	} {
+		got := ExportHint(c.r, c.s)
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%s: hint %q, want %q", c.name, got, c.want)
+		}
+	}
+}
