@@ -447,7 +447,7 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		xy    [][2]float64
 		c     color.Color
 		label string
-	}{{soc, colorSoC, "SoC, °C"}, {drive, colorDrive, "drive, °C"}} {
+	}{{soc, colorSoC, "SoC, °C"}, {drive, colorDrive, "drive, °C" + driveTempFrom(r)}} {
 		if len(s.xy) == 0 {
 			continue
 		}

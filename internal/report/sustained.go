@@ -63,10 +63,26 @@ var stopWords = map[string]string{
 	"file-size-limit": "the filesystem's largest file was reached and no further file could be made",
 }
 
+// driveTempFrom says where a run's drive temperatures come from (record.DriveTemp), as
+// " (…)", or "" when the record does not say.
+func driveTempFrom(r *record.Run) string {
+	if r.DriveTemp == nil {
+		return ""
+	}
+	if w, ok := map[string]string{"hwmon": "kernel sensor", "nvme-smart-log": "NVMe health log", "ata-smart": "SMART",
+		"typed": "typed readings", "file": "readings from a file"}[r.DriveTemp.Source]; ok {
+		return " (" + w + ")"
+	}
+	return ""
+}
+
 // thermalVerdict is the heat judgement of a sustained write (advice.ThermalSuspect, kept in
 // the record) with the temperatures sampled during it.
 func thermalVerdict(r *record.Run, t record.Test) string {
 	what, lo, hi, ok := tempRange(r.Sensors, t.Name)
+	if what == "drive" {
+		what += driveTempFrom(r)
+	}
 	s := t.Sustained
 	switch {
 	case s.ThermalSuspect:
