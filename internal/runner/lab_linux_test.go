@@ -340,7 +340,7 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 // after 6 s (its limit lowered mid-run), on a filesystem whose largest file is 128 MiB. The
 // write goes on into further files, as a copy of a large file must, instead of failing; the
 // headline is the settled rate within 5%, the stop reason says the rate settled, and the
-// finding says what a 10 GB copy takes at that rate.
+// findings say what a 10 GB copy takes at that rate and that it is below the card's V10.
 //
 // The limit is RLIMIT_FSIZE on this process, which gives the writer EFBIG (and, for a write
 // across it, a short write) from the same kernel check (generic_write_check_limits) that
@@ -368,7 +368,9 @@ func TestSustainedGoesOnPastAFileSizeLimit(t *testing.T) {
 	start := time.Now()
 	lowered := false
 	var logs logLines
-	env := Env{Target: d.Mnt, Log: logs.log, Progress: func(e Event) {
+	// The drive stands for a card whose SSR claims V10 (10 MB/s sustained): 8 MB/s falls short.
+	v10 := 10
+	env := Env{Target: d.Mnt, Log: logs.log, Probe: &probe.Report{SD: &probe.SD{VideoClass: &v10}}, Progress: func(e Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		if e.Phase == "measure" && !lowered && time.Since(start) > 6*time.Second {
@@ -415,6 +417,13 @@ func TestSustainedGoesOnPastAFileSizeLimit(t *testing.T) {
 	}
 	if slow == nil || !strings.Contains(slow.Message, "a 10 GB copy takes") {
 		t.Errorf("findings %+v: want sustained-slow with the 10 GB copy's time", out.Findings)
+	}
+	short := false
+	for _, f := range out.Findings {
+		short = short || f.ID == "below-speed-class" && strings.Contains(f.Message, "V10")
+	}
+	if !short {
+		t.Errorf("findings %+v: want below-speed-class naming V10", out.Findings)
 	}
 	if left := leftovers(t, d.Mnt); len(left) > 0 {
 		t.Errorf("test files left behind: %v", left)
