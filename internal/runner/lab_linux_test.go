@@ -296,9 +296,13 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 		c := 40 + 35*min(time.Since(start).Seconds()/6, 1)
 		return record.SensorSample{DriveTempC: &c}
 	}
+	var live *LiveSustained // the last progress of the write
 	env := Env{Target: d.Mnt, Sensors: temp, Log: t.Logf, Progress: func(e Event) {
 		mu.Lock()
 		defer mu.Unlock()
+		if e.Sustained != nil {
+			live = e.Sustained
+		}
 		if e.Phase == "measure" && !lowered && time.Since(start) > 6*time.Second {
 			lowered = true
 			if err := d.SetLimits(0, 0, 0, 10); err != nil {
@@ -327,6 +331,10 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 	// The test's figure is the settled rate a long copy keeps; the average stays beside it.
 	if !within(rt.MBPerS, 10, labTolerance) || s.AverageMBPerS <= rt.MBPerS || s.StopReason != "settled" {
 		t.Errorf("headline %.2f MB/s, average %.2f, stop %q: want 10 MB/s settled, the average above it", rt.MBPerS, s.AverageMBPerS, s.StopReason)
+	}
+	// The progress showed the bytes, the cliff and the drive's temperature as the write went.
+	if live == nil || !live.Cliff || live.CliffAtS < 4 || live.CliffAtS > 9 || live.DriveTempC == nil || live.Bytes <= live.CliffAtBytes {
+		t.Errorf("last progress %+v: want the cliff at about 6 s, the bytes past it and the drive temperature", live)
 	}
 	if s.WrittenBytes >= 400*profile.MiB || out.DurationS > 35 {
 		t.Errorf("wrote %d profile.MiB in %.0f s: the write should stop once the rate settled", s.WrittenBytes/profile.MiB, out.DurationS)
