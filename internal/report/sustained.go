@@ -22,7 +22,7 @@ func sustainedLines(r *record.Run) []string {
 		line := fmt.Sprintf("%s: wrote %s; ", t.Name, fmtBytes(s.WrittenBytes))
 		switch {
 		case s.CliffFound:
-			line += fmt.Sprintf("cliff after %s and %s: %s MB/s before, %s MB/s after (%.0f%% drop)",
+			line += fmt.Sprintf("cliff after %s and %s (what the drive's cache held, or its heat allowed): %s MB/s before, %s MB/s after (%.0f%% drop)",
 				fmtSeconds(s.CliffAtS), fmtBytes(s.CliffAtBytes), fmtRate(s.BeforeMBPerS), fmtRate(s.AfterMBPerS), s.DropPct)
 		case s.StopReason == "interrupted":
 			line += "no cliff before it was interrupted"
