@@ -403,15 +403,21 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		}
 		p.x.max = max(p.x.max, s.CliffAtS)
 	}
-	if s := t.Sustained; t.MBPerS > 0 && (s.SteadyState || s.CliffFound) {
-		// The test's figure: the rate a long copy keeps, drawn where it holds.
+	if keep := longCopyRate(t); keep > 0 {
+		// The rate a long copy keeps, drawn where it holds. It is the test's figure in every
+		// record made since the figure became it; an older record's figure is the whole
+		// write's average, so the line is drawn from the sustained block, not from it.
 		from := 0.0
-		if s.CliffFound {
-			from = s.CliffAtS
+		if t.Sustained.CliffFound {
+			from = t.Sustained.CliffAtS
 		}
 		style := draw.LineStyle{Color: colorHeadline, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
-		p.add(polyline{[][2]float64{{from, t.MBPerS}, {maxX, t.MBPerS}}, style})
-		p.legend = append(p.legend, legendEntry{fmt.Sprintf("%s MB/s: the rate a long copy keeps (the test's figure)", fmtRate(t.MBPerS)), style})
+		p.add(polyline{[][2]float64{{from, keep}, {maxX, keep}}, style})
+		label := fmt.Sprintf("%s MB/s: the rate a long copy keeps (the test's figure)", fmtRate(keep))
+		if math.Abs(keep-t.MBPerS) > 0.01*keep {
+			label = fmt.Sprintf("%s MB/s: the rate a long copy keeps", fmtRate(keep))
+		}
+		p.legend = append(p.legend, legendEntry{label, style})
 	}
 	c.panels = append(c.panels, panel{p, 3.5 * vg.Inch})
 
@@ -468,4 +474,18 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 	}
 	c.panels = append(c.panels, panel{tp, 2.5 * vg.Inch})
 	return c, nil
+}
+
+// longCopyRate is the rate a long copy keeps as the sustained block records it: the settled
+// rate, else the rate after the cliff; 0 when the write found neither.
+func longCopyRate(t *record.Test) float64 {
+	switch s := t.Sustained; {
+	case s == nil:
+		return 0
+	case s.SteadyState && s.SteadyMBPerS > 0:
+		return s.SteadyMBPerS
+	case s.CliffFound && s.AfterMBPerS > 0:
+		return s.AfterMBPerS
+	}
+	return 0
 }
