@@ -78,6 +78,9 @@ type journalFile struct {
 	w        *bufio.Writer
 	unsynced int64
 	bytes    int64
+	header   int64 // bytes of the header: what reset keeps
+	// pending is set by a full scan while the one request its journal holds is not back.
+	pending bool
 }
 
 // createJournal makes the journal at path (which must not exist) and syncs its header and
@@ -100,7 +103,7 @@ func createJournal(path string, h JournalHeader) (*journalFile, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("writing the journal %s: %w", path, err)
 	}
-	return &journalFile{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), bytes: int64(len(hdr))}, nil
+	return &journalFile{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), bytes: int64(len(hdr)), header: int64(len(hdr))}, nil
 }
 
 // append adds one entry; it reaches the file by the next sync.
@@ -137,6 +140,27 @@ func (jf *journalFile) sync() error {
 		return fmt.Errorf("writing the journal %s: %w", jf.path, err)
 	}
 	jf.unsynced = 0
+	return nil
+}
+
+// reset drops every entry (their blocks are all back on the disk), keeping the header, and
+// syncs: a full scan's journal holds one request at a time.
+func (jf *journalFile) reset() error {
+	if jf.bytes == jf.header {
+		return nil
+	}
+	jf.w.Reset(jf.f)
+	err := jf.f.Truncate(jf.header)
+	if err == nil {
+		_, err = jf.f.Seek(jf.header, 0)
+	}
+	if err == nil {
+		err = jf.f.Sync()
+	}
+	if err != nil {
+		return fmt.Errorf("emptying the journal %s: %w", jf.path, err)
+	}
+	jf.bytes, jf.unsynced = jf.header, 0
 	return nil
 }
 
