@@ -25,8 +25,8 @@ func full(t *testing.T, d *cardDev, o FullOptions) (*Result, error) {
 // edges exact to the block; every other byte reads, and the card is left as it was.
 func TestScanUnreadableStretches(t *testing.T) {
 	bad := []lab.BadRegion{
-		{OffsetBytes: 8 * mib, LengthBytes: 4 * kib, Kind: lab.BadIOError},               // one block at a request's start
-		{OffsetBytes: 21*mib + 12*kib, LengthBytes: 300 * kib, Kind: lab.BadIOError},     // inside a request
+		{OffsetBytes: 8 * mib, LengthBytes: 4 * kib, Kind: lab.BadIOError},                // one block at a request's start
+		{OffsetBytes: 21*mib + 12*kib, LengthBytes: 300 * kib, Kind: lab.BadIOError},      // inside a request
 		{OffsetBytes: 64*mib - 8*kib, LengthBytes: 40*mib + 20*kib, Kind: lab.BadIOError}, // many requests
 	}
 	for _, mode := range []string{ScanRead, ScanRewrite, ScanDestructive} {
