@@ -315,6 +315,24 @@ func JournalBytesBound(sizeBytes, maxFlushBytes int64, logicalBlockBytes int) in
 	return bound + (bound/block+1)*(entryHeaderBytes+entryTrailerBytes) + 64<<10
 }
 
+// ProbeWriteBytesBound is the most a probe writes to a device of sizeBytes with the given
+// flush limit: the flush region and every sample the method can write (as JournalBytesBound
+// counts them), and as much again to put them back unless it is destructive.
+func ProbeWriteBytesBound(sizeBytes, maxFlushBytes int64, logicalBlockBytes int, destructive bool) int64 {
+	block := max(int64(probeBlockBytes), int64(logicalBlockBytes))
+	if maxFlushBytes <= 0 {
+		maxFlushBytes = DefaultMaxFlushBytes
+	}
+	p := &prober{size: sizeBytes / block * block, block: block}
+	survey := p.size/max(p.block, p.surveySpacing()) + 1
+	blocks := quickSamples + survey + 2*int64(32*5+6*257)
+	n := min(maxFlushBytes, p.size) + blocks*block
+	if !destructive {
+		n *= 2
+	}
+	return n
+}
+
 // RestoreJournal writes back every block a journal holds, newest first, and reads them all
 // back. sizeBytes and identity are the device's, which must match the journal's (identity
 // is not compared when either is empty). Run again after any interruption it does the same

@@ -17,7 +17,7 @@ type Verify struct {
 	DeviceKey    string // the product, as a run's device key
 	UnitKey      string // this one drive: device key, serial hash, claimed size
 	Target       string
-	Mode         string // probe or fill
+	Mode         string // probe, fill or full
 	Verdict      string
 	ClaimedBytes int64
 	UsableBytes  int64
@@ -30,8 +30,8 @@ func (v Verify) validate() error {
 		return invalid("verify id %q: 1-64 characters", v.ID)
 	case v.UnitKey == "" || v.DeviceKey == "":
 		return invalid("verify %s: device and unit keys are required", v.ID)
-	case v.Mode != "probe" && v.Mode != "fill":
-		return invalid("verify %s: mode %q is neither probe nor fill", v.ID, v.Mode)
+	case v.Mode != "probe" && v.Mode != "fill" && v.Mode != "full":
+		return invalid("verify %s: mode %q is not probe, fill or full", v.ID, v.Mode)
 	case v.Verdict == "":
 		return invalid("verify %s: no verdict", v.ID)
 	case v.ClaimedBytes < 0 || v.UsableBytes < 0:

@@ -55,3 +55,22 @@ func testVerifies(t *testing.T, dsn newDSN) {
 		t.Errorf("result not an object: %v, want ErrInvalid", err)
 	}
 }
+
+// testVerifyFull: a full verify (mode full) is kept like a probe's; a mode of nothing known
+// is refused.
+func testVerifyFull(t *testing.T, dsn newDSN) {
+	st := openT(t, dsn(t))
+	v := Verify{ID: "full1", CreatedAt: time.Now(), DeviceKey: "d", UnitKey: "u", Target: "/dev/sdx", Mode: "full",
+		Verdict: "damaged", ClaimedBytes: 1 << 30, UsableBytes: 1 << 30, Result: []byte(`{"verdict":"damaged","mode":"full"}`)}
+	if err := st.SaveVerify(context.Background(), v); err != nil {
+		t.Fatalf("save a full verify: %v", err)
+	}
+	got, err := st.LatestVerify(context.Background(), "u")
+	if err != nil || got == nil || got.Mode != "full" {
+		t.Fatalf("latest %+v, %v", got, err)
+	}
+	v.ID, v.Mode = "odd1", "sampled"
+	if err := st.SaveVerify(context.Background(), v); err == nil {
+		t.Error("mode sampled was accepted")
+	}
+}
