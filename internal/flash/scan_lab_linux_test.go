@@ -153,4 +153,3 @@ func abs(x int64) int64 {
 	}
 	return x
 }
-
