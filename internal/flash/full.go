@@ -111,26 +111,26 @@ func judgeFull(res *Result, probeVerdict Verdict, probeRegions []Region, sr *Sca
 		}
 		res.FirstBadByte = &first
 		res.Failure = res.BadRegions[0].Kind
-		res.FailureDetail = fmt.Sprintf("%s of the %s scanned cannot be read or read back wrong, in %d stretch(es)", sizeText(sf.BadBytes), sizeText(sf.ScannedBytes), len(sr.BadRegions))
+		res.FailureDetail = failureWords(res.Failure)
 		res.PartitionFix = nil
 	case !complete:
 		res.Verdict = Unknown
 	case readOnly:
 		res.Verdict = Readable
 	}
-	if sf.UnreadBytes > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s were not read (%s): they are neither good nor bad", sizeText(sf.UnreadBytes), stopWords(sf.Stopped)))
-	}
 }
 
-func stopWords(stop string) string {
-	switch stop {
-	case StopInterrupted:
-		return "interrupted"
-	case StopDeviceGone:
-		return "the device stopped answering"
-	case StopErrorBudget:
-		return "the error-handling time ran out"
+// failureWords says how a full scan's first bad region fails.
+func failureWords(kind string) string {
+	switch kind {
+	case FailureIOError:
+		return "reads fail with I/O errors"
+	case FailureCorrupt:
+		return "data written comes back with bits changed"
+	case FailureDropped:
+		return "data written is lost: other data reads back"
+	case FailureWrap:
+		return "data written lands at another address"
 	}
-	return "skipped past errors"
+	return ""
 }

@@ -17,10 +17,11 @@ import (
 	"github.com/iomark/iomark/internal/flash"
 )
 
+// Shades of the stretches, opaque and light so the rate's line stays readable across them.
 var (
-	colorBad    = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0x90} // unreadable or read back wrong
-	colorSlow   = color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0x60} // a slow zone
-	colorUnread = color.RGBA{R: 0x9a, G: 0x9a, B: 0x9a, A: 0x70} // never read
+	colorBad    = color.RGBA{R: 0xf2, G: 0x8b, B: 0x8c, A: 0xff} // unreadable or read back wrong
+	colorSlow   = color.RGBA{R: 0xfd, G: 0xcc, B: 0x8a, A: 0xff} // a slow zone
+	colorUnread = color.RGBA{R: 0xd0, G: 0xd0, B: 0xd0, A: 0xff} // never read
 )
 
 // VerifyChart draws a verify's speed by position — a full scan's read (and write) rate
@@ -118,7 +119,7 @@ func verifyChart(res *flash.Result, target string) (chart, error) {
 	if ymax <= 0 {
 		ymax = 1
 	}
-	p.y.max = ymax * 1.45 // headroom: the legend sits above the curves
+	p.y.max = ymax * 1.7 // headroom: the legend sits above the curves
 	toGB := func(spans [][2]float64) [][2]float64 {
 		out := make([][2]float64, len(spans))
 		for i, s := range spans {
@@ -127,7 +128,6 @@ func verifyChart(res *flash.Result, target string) (chart, error) {
 		return out
 	}
 	thick := func(c color.Color) draw.LineStyle { return draw.LineStyle{Color: c, Width: vg.Points(6)} }
-	p.add(grid{p})
 	for _, s := range []struct {
 		spans [][2]float64
 		c     color.Color
@@ -139,6 +139,7 @@ func verifyChart(res *flash.Result, target string) (chart, error) {
 		p.add(spanSet{toGB(s.spans), s.c})
 		p.legend = append(p.legend, legendEntry{fmt.Sprintf("%s (%d)", s.label, len(s.spans)), thick(s.c)})
 	}
+	p.add(grid{p})
 	if len(write) > 0 {
 		st := draw.LineStyle{Color: colorDrive, Width: vg.Points(1.2)}
 		p.add(polyline{write, st})
