@@ -633,7 +633,7 @@ func probePlan(size int64, o flash.ProbeOptions, f *verifyFlags) (plan, int64) {
 	w := flash.ProbeWriteBytesBound(size, o.MaxFlushBytes, o.LogicalBlockBytes, o.Destructive)
 	p := plan{What: "the probe", WriteBytes: w, WriteIsBound: true,
 		Took:   time.Duration(float64(w) / (probeSlowMBPerS * 1e6) * float64(time.Second)),
-		TookAt: fmt.Sprintf("at most, at %.0f MB/s (SD Class 2, the slowest speed class); the live line gives the time left at this drive's rate", probeSlowMBPerS)}
+		TookAt: fmt.Sprintf("at %.0f MB/s (SD Class 2, the slowest speed class; the live line gives the time left at this drive's rate)", probeSlowMBPerS)}
 	if !o.Destructive {
 		p.What = "the probe (writing back everything it overwrites)"
 	}

@@ -118,6 +118,8 @@ type FillReport struct {
 	CorruptedBytes   int64 `json:"corrupted_bytes"`
 	OverwrittenBytes int64 `json:"overwritten_bytes"`
 	ChangedBytes     int64 `json:"changed_bytes"`
+	// FailedBytes could not be written or read back (I/O errors).
+	FailedBytes int64 `json:"failed_bytes,omitempty"`
 	// BadRanges are where the bad bytes are, in the fill stream (file i holds bytes
 	// [i×FileBytes, (i+1)×FileBytes)); at most maxBadRanges, merged.
 	BadRanges []Region `json:"bad_ranges,omitempty"`

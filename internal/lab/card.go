@@ -283,6 +283,20 @@ func (c *Card) Break(broken bool) {
 	c.mu.Unlock()
 }
 
+// AddBadRegion makes a stretch of the card go bad from now on, as flash wears out under a
+// filesystem already made on it.
+func (c *Card) AddBadRegion(b BadRegion) error {
+	s := c.spec
+	s.BadRegions = append(slices.Clone(s.BadRegions), b)
+	if _, err := s.check(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.spec.BadRegions = s.BadRegions
+	c.mu.Unlock()
+	return nil
+}
+
 // BreakAfter makes the card fail every I/O after n more I/Os.
 func (c *Card) BreakAfter(n int64) {
 	c.mu.Lock()

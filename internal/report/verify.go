@@ -111,6 +111,7 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 			fmtBytes(res.ClaimedBytes), fl.Files, fmtBytes(fl.OKBytes), fmtBytes(fl.CorruptedBytes), fmtBytes(fl.OverwrittenBytes),
 			fmtBytes(fl.ChangedBytes))
 		if lost := res.ClaimedBytes - fl.OKBytes - fl.CorruptedBytes - fl.OverwrittenBytes - fl.ChangedBytes; lost > 0 {
+			// FailedBytes, and anything never written
 			line += fmt.Sprintf(", %s could not be written or read", fmtBytes(lost))
 		}
 		p("%s", line)
@@ -179,8 +180,17 @@ func rateSpread(s []flash.SeriesPoint) string {
 	if len(s) < 4 {
 		return ""
 	}
-	lo, hi := s[0], s[0]
+	var rated []flash.SeriesPoint
 	for _, p := range s {
+		if p.WriteMBPerS > 0 { // a stretch with refused writes has no rate
+			rated = append(rated, p)
+		}
+	}
+	if len(rated) < 4 {
+		return ""
+	}
+	lo, hi := rated[0], rated[0]
+	for _, p := range rated {
 		if p.WriteMBPerS < lo.WriteMBPerS {
 			lo = p
 		}
