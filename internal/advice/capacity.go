@@ -42,7 +42,7 @@ func VerifyFindings(v *Verified, device string) []record.Finding {
 			Severity: record.SeverityWarn,
 			Message: fmt.Sprintf("a full verify found %d stretch(es) of this drive reading at under half its median rate (the first: %s at %s, %.1f MB/s against %.1f MB/s): worn or remapped flash, not lost data",
 				len(r.SlowZones), siBytes(z.EndByte-z.StartByte), siBytes(z.StartByte), z.ReadMBPerS, z.MedianMBPerS),
-			Fix:      "nothing is lost; keep a backup, and verify --full again later: a zone that grows or turns unreadable means the drive is failing",
+			Fix:      "nothing is lost; keep a backup, and run iomark verify DISK --full again later: a zone that grows or turns unreadable means the drive is failing",
 			Evidence: evidence,
 		})
 	}

@@ -28,7 +28,7 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 	case res.Verdict == flash.Genuine:
 		p("%s: GENUINE — all %s it claims held what was written", target, fmtBytes(res.ClaimedBytes))
 	case res.Verdict == flash.Readable:
-		p("%s: READABLE — every block of its %s read without error; capacity not checked (--read-only writes nothing, and only writing tells a fake)", target, fmtBytes(res.ClaimedBytes))
+		p("%s: READABLE — every block of its %s read without error; capacity not checked (iomark verify --read-only writes nothing, and only writing tells a fake)", target, fmtBytes(res.ClaimedBytes))
 	case res.Verdict == flash.Fake:
 		p("%s: FAKE — it claims %s but holds %s (%d bytes)", target, fmtBytes(res.ClaimedBytes), fmtBytes(res.UsableBytes), res.UsableBytes)
 	case res.Verdict == flash.Damaged && res.Mode == flash.ModeFill:
@@ -75,13 +75,13 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		p("%s", line)
 		switch {
 		case sf.Stopped == flash.StopErrorBudget:
-			p("  errors took %.0f s, all the %.0f s allowed (--error-time): stretches left are bad somewhere inside or not read", sf.ErrorS, sf.ErrorBudgetS)
+			p("  errors took %.0f s, all the %.0f s allowed (iomark verify --error-time): stretches left are bad somewhere inside or not read", sf.ErrorS, sf.ErrorBudgetS)
 		case sf.Stopped == flash.StopDeviceGone:
 			p("  the device stopped answering part way: what follows is the map so far")
 		case sf.Stopped == flash.StopInterrupted:
 			p("  interrupted part way: what follows is the map so far")
 		case sf.ErrorS > 0.05:
-			p("  errors took %.1f s of the %.0f s allowed (--error-time)", sf.ErrorS, sf.ErrorBudgetS)
+			p("  errors took %.1f s of the %.0f s allowed (iomark verify --error-time)", sf.ErrorS, sf.ErrorBudgetS)
 		}
 		for i, z := range res.SlowZones {
 			if i == 8 {

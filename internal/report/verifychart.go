@@ -90,7 +90,7 @@ func verifyChart(res *flash.Result, target string) (chart, error) {
 			bad = append(bad, [2]float64{float64(r.StartByte), float64(r.EndByte)})
 		}
 	default:
-		return chart{}, errors.New("this verify has no speed by position to draw: only --full and a directory's fill measure one")
+		return chart{}, errors.New("this verify has no speed by position to draw: only iomark verify --full and a directory's fill measure one")
 	}
 	if len(series) == 0 && len(bad) == 0 {
 		return chart{}, errors.New("this verify read nothing to draw")
