@@ -61,6 +61,18 @@ func TestVerifyFullDamagedCard(t *testing.T) {
 		t.Errorf("chart is not a PNG: %v", err)
 	}
 	f.Close()
+	// The saved verify exports its chart.
+	id := out[strings.LastIndex(out, "saved as verify ")+len("saved as verify "):]
+	id = strings.TrimSpace(id)
+	svg := filepath.Join(t.TempDir(), "surface.svg")
+	if code, _, errOut := runCLI(t, "export", id, "--format", "svg", "--out", svg, "--db", db); code != 0 {
+		t.Errorf("export %s --format svg: exit %d: %s", id, code, errOut)
+	} else if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "DAMAGED") || !strings.Contains(string(b), "bad: unreadable") {
+		t.Errorf("the exported chart lacks the verdict or the bad region")
+	}
+	if code, _, errOut := runCLI(t, "export", id, "--format", "csv", "--db", db); code == 0 || !strings.Contains(errOut, "png, svg or json") {
+		t.Errorf("a verify exported as csv: exit %d: %s", code, errOut)
+	}
 	code, out, errOut = runCLI(t, "info", d.Dev, "--db", db)
 	if code != 0 || !strings.Contains(out, "flash-damaged") {
 		t.Errorf("info after the verify: exit %d\n%s%s", code, out, errOut)

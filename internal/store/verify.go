@@ -83,6 +83,23 @@ func (s *Store) DeviceVerifies(ctx context.Context, deviceKey string, limit int)
 ORDER BY created_at_us DESC, id DESC LIMIT $2`, deviceKey, limit)
 }
 
+// VerifiesByID returns the verifies whose id starts or ends with ref (a full id, or the short
+// one `iomark verify` prints: its end), at most two: more than one means ref is ambiguous. A
+// ref of anything but letters, digits and '-' matches nothing.
+func (s *Store) VerifiesByID(ctx context.Context, ref string) ([]Verify, error) {
+	prefix := ref
+	if prefix == "" || len(prefix) > 64 {
+		return nil, nil
+	}
+	for _, r := range prefix {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-') {
+			return nil, nil
+		}
+	}
+	return s.verifies(ctx, `SELECT `+verifyColumns+` FROM verifies WHERE id LIKE $1 OR id LIKE $2
+ORDER BY created_at_us DESC, id DESC LIMIT 2`, prefix+"%", "%"+prefix)
+}
+
 func (s *Store) verifies(ctx context.Context, query string, args ...any) ([]Verify, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {

@@ -69,6 +69,15 @@ func testVerifyFull(t *testing.T, dsn newDSN) {
 	if err != nil || got == nil || got.Mode != "full" {
 		t.Fatalf("latest %+v, %v", got, err)
 	}
+	if got, err := st.VerifiesByID(context.Background(), "ful"); err != nil || len(got) != 1 || got[0].ID != "full1" {
+		t.Errorf("VerifiesByID(ful) = %+v, %v", got, err)
+	}
+	if got, err := st.VerifiesByID(context.Background(), "ll1"); err != nil || len(got) != 1 {
+		t.Errorf("VerifiesByID(ll1) = %+v, %v: the short id is the end", got, err)
+	}
+	if got, err := st.VerifiesByID(context.Background(), "f%"); err != nil || len(got) != 0 {
+		t.Errorf("VerifiesByID(f%%) = %+v, %v: a pattern character matched", got, err)
+	}
 	v.ID, v.Mode = "odd1", "sampled"
 	if err := st.SaveVerify(context.Background(), v); err == nil {
 		t.Error("mode sampled was accepted")
