@@ -204,7 +204,8 @@ func TestVerifyDirOnFailingCard(t *testing.T) {
 	if err := d.Card.AddBadRegion(lab.BadRegion{OffsetBytes: 200 << 20, LengthBytes: 6 << 20, Kind: lab.BadIOError}); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runCLI(t, "verify", mnt, "--no-save")
+	chart := filepath.Join(t.TempDir(), "fill.svg")
+	code, out, errOut := runCLI(t, "verify", mnt, "--no-save", "--chart", chart)
 	t.Logf("iomark verify %s: exit %d\n%s%s", mnt, code, errOut, out)
 	verdicts := 0
 	for _, v := range []string{": GENUINE", ": DAMAGED", ": FAKE", "no verdict"} {
@@ -218,5 +219,8 @@ func TestVerifyDirOnFailingCard(t *testing.T) {
 	}
 	if strings.Contains(out, "held what was written") || strings.Contains(out, " 0 B corrupted, 0 B overwritten, 0 B changed\n") && !strings.Contains(out, "could not be written or read") {
 		t.Errorf("the damaged report reads as if everything came back intact")
+	}
+	if b, err := os.ReadFile(chart); err != nil || !strings.Contains(string(b), "fill of") || !strings.Contains(string(b), "write rate") {
+		t.Errorf("the fill's chart: %v", err)
 	}
 }
