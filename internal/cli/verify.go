@@ -206,7 +206,11 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		default:
 		}
 		if cmd.Context().Err() == nil {
-			progress.note("interrupted: stopping and putting back what was overwritten — wait for it to finish")
+			if f.readOnly {
+				progress.note("interrupted: stopping with the map so far")
+			} else {
+				progress.note("interrupted: stopping and putting back what was overwritten — wait for it to finish")
+			}
 		}
 	}()
 
