@@ -28,7 +28,6 @@ func Full(ctx context.Context, dev Device, o FullOptions) (*Result, error) {
 	if o.ReadOnly {
 		block := max(int64(probeBlockBytes), int64(max(o.Scan.LogicalBlockBytes, SectorBytes)))
 		res = &Result{Verdict: Unknown, ClaimedBytes: o.Scan.SizeBytes, UsableBytes: o.Scan.SizeBytes, GranularityBytes: block}
-		res.Notes = append(res.Notes, "read-only: the capacity was not checked (only writing can tell a fake); iomark verify DISK --full without --read-only checks it")
 	} else {
 		pr, err := Probe(ctx, dev, o.Probe)
 		if pr == nil {

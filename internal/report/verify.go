@@ -28,7 +28,7 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 	case res.Verdict == flash.Genuine:
 		p("%s: GENUINE — all %s it claims held what was written", target, fmtBytes(res.ClaimedBytes))
 	case res.Verdict == flash.Readable:
-		p("%s: READABLE — every block of its %s read without error; capacity not checked (iomark verify --read-only writes nothing, and only writing tells a fake)", target, fmtBytes(res.ClaimedBytes))
+		p("%s: READABLE — every block of its %s read without error; capacity not checked (iomark verify --read-only writes nothing, and only writing tells a fake: iomark verify DISK --full --confirm DISK checks it)", target, fmtBytes(res.ClaimedBytes))
 	case res.Verdict == flash.Fake:
 		p("%s: FAKE — it claims %s but holds %s (%d bytes)", target, fmtBytes(res.ClaimedBytes), fmtBytes(res.UsableBytes), res.UsableBytes)
 	case res.Verdict == flash.Damaged && res.Mode == flash.ModeFill:
