@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/iomark/iomark/internal/lab"
 )
@@ -160,4 +161,39 @@ func TestScanRewriteCorrupt(t *testing.T) {
 func fileGone(p string) bool {
 	_, err := os.Stat(p)
 	return errors.Is(err, os.ErrNotExist)
+}
+
+// TestScanRewriteKeepsJournal: when a request's original cannot be written back (the card
+// died between the pattern and the write-back), the scan stops, the journal keeps that one
+// request, and RestoreJournal puts the card back as it was.
+func TestScanRewriteKeepsJournal(t *testing.T) {
+	d := newCardDev(t, lab.CardSpec{ClaimedBytes: 64 * mib})
+	state := digest(t, d.c)
+	d.c.HoldWrites(2*5 + 1) // five requests done, the sixth's pattern written; its write-back held
+	go func() {
+		for d.c.WritesHeld() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		d.c.Break(true)
+		d.c.ReleaseWrites(true)
+	}()
+	jp := filepath.Join(t.TempDir(), "journal")
+	sr, err := Scan(context.Background(), d, ScanOptions{SizeBytes: 64 * mib, Mode: ScanRewrite, Journal: jp})
+	if err == nil || sr == nil || sr.RecoveryFile != jp || fileGone(jp) {
+		t.Fatalf("err %v, recovery %q: want the scan stopped with its journal kept", err, sr.RecoveryFile)
+	}
+	if digest(t, d.c) == state {
+		t.Fatal("the card holds what it held: the test did not leave a pattern behind")
+	}
+	d.c.Break(false)
+	r, c, err := RestoreJournal(d, 64*mib, "", jp)
+	if err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	if c.Blocks() != DefaultScanRequestBytes/maxJournalEntryBytes || r.Bytes != DefaultScanRequestBytes {
+		t.Errorf("the journal held %d entries, %d bytes: want one request", c.Blocks(), r.Bytes)
+	}
+	if digest(t, d.c) != state {
+		t.Error("after --restore the card differs from before the scan")
+	}
 }
