@@ -585,6 +585,12 @@ func (s *scanner) rewrite(orig []byte, off int64) (time.Duration, error) {
 	if back != nil {
 		back = s.io.write(orig, off)
 	}
+	if back != nil && werr != nil && isMediaError(werr) {
+		// A stretch that refuses writes: if it still holds the original, nothing landed.
+		if got, err := s.io.read(off, len(orig)); err == nil && bytes.Equal(got, orig) {
+			back = nil
+		}
+	}
 	if back != nil {
 		return wrote, fmt.Errorf("writing back what was at byte %d failed (%v): the journal %s holds it — when the device is back, run: iomark verify --restore %s DEVICE --confirm DEVICE",
 			off, back, s.jf.path, s.jf.path)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -196,4 +197,35 @@ func TestScanRewriteKeepsJournal(t *testing.T) {
 	if digest(t, d.c) != state {
 		t.Error("after --restore the card differs from before the scan")
 	}
+}
+
+// TestScanRewriteWriteRefused: a stretch that reads but refuses every write is bad, the scan
+// goes on past it, and the card holds what it held.
+func TestScanRewriteWriteRefused(t *testing.T) {
+	d := &refusingDev{cardDev: newCardDev(t, lab.CardSpec{ClaimedBytes: 32 * mib}), from: 12 * mib, to: 13 * mib}
+	state := digest(t, d.c)
+	jp := filepath.Join(t.TempDir(), "journal")
+	sr, err := Scan(context.Background(), d, ScanOptions{SizeBytes: 32 * mib, Mode: ScanRewrite, Journal: jp})
+	if err != nil {
+		t.Fatalf("scan: %v", err)
+	}
+	if len(sr.BadRegions) != 1 || sr.BadRegions[0].StartByte != 12*mib || sr.BadRegions[0].EndByte != 13*mib || sr.Surface.OKBytes != 31*mib {
+		t.Errorf("bad %+v ok %d, want [12 MiB, 13 MiB) bad and the rest good", sr.BadRegions, sr.Surface.OKBytes)
+	}
+	if digest(t, d.c) != state || !fileGone(jp) {
+		t.Error("the card changed or the journal was left")
+	}
+}
+
+// refusingDev fails every write touching [from, to) with EIO; reads succeed.
+type refusingDev struct {
+	*cardDev
+	from, to int64
+}
+
+func (d *refusingDev) WriteAt(p []byte, off int64) (int, error) {
+	if off < d.to && off+int64(len(p)) > d.from {
+		return 0, syscall.EIO
+	}
+	return d.cardDev.WriteAt(p, off)
 }
