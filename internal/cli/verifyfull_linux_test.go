@@ -224,3 +224,49 @@ func TestVerifyDirOnFailingCard(t *testing.T) {
 		t.Errorf("the fill's chart: %v", err)
 	}
 }
+
+// TestVerifyFullRewriteKilledThenRestored: SIGKILL in the middle of --full --rewrite's scan
+// (a request's pattern landed, its original not yet back) leaves one request in the journal;
+// the disk is refused until --restore, which gives back every byte.
+func TestVerifyFullRewriteKilledThenRestored(t *testing.T) {
+	iomarkBinary(t)
+	d := upCard(t, lab.CardSpec{ClaimedBytes: 128 << 20})
+	data := t.TempDir()
+	state := d.Card.Digest()
+	probeOnly := []string{"verify", d.Dev, "--confirm", d.Dev, "--no-save", "--max-flush", "16M"}
+	full := append(append([]string(nil), probeOnly...), "--full", "--rewrite")
+	w0 := d.Card.Counters().Writes
+	if code, _, errOut := runChild(t, data, probeOnly...); code != 0 {
+		t.Fatalf("probe: exit %d: %s", code, errOut)
+	}
+	w1 := d.Card.Counters().Writes
+	if code, _, errOut := runChild(t, data, full...); code != 0 {
+		t.Fatalf("full rewrite: exit %d: %s", code, errOut)
+	}
+	w2 := d.Card.Counters().Writes
+	if d.Card.Digest() != state {
+		t.Fatal("an uninterrupted --full --rewrite changed the card")
+	}
+	// Past the probe's writes and a third into the scan's: an odd count lands between a
+	// request's pattern and its write-back often enough; the journal holds the request either way.
+	n := (w1 - w0) + (w2-w1-(w1-w0))/3
+	held, errOut := killAtWrite(t, d, n, false, data, full...)
+	if !held {
+		t.Fatalf("the run ended before write %d: %s", n, errOut)
+	}
+	journal := pendingJournalIn(t, data)
+	if code, _, errOut := runChild(t, data, full...); code == 0 || !strings.Contains(errOut, "verify --restore "+journal) {
+		t.Errorf("a second verify was not refused: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runChild(t, data, "verify", "--restore", journal, d.Dev, "--confirm", d.Dev)
+	if code != 0 {
+		t.Fatalf("--restore: exit %d: %s%s", code, out, errOut)
+	}
+	if d.Card.Digest() != state {
+		t.Error("after --restore the card differs from before")
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Error("the journal is still there after --restore")
+	}
+	t.Logf("killed at write %d of %d; --restore: %s", n, w2-w1, strings.TrimSpace(out))
+}
