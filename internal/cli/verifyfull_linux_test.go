@@ -131,9 +131,15 @@ func TestVerifyFullReadOnlySlowZone(t *testing.T) {
 	if _, ok := m.Surface.Series[0]["write_mb_per_s"]; ok {
 		t.Error("a read-only scan's series carries a write rate")
 	}
-	code, out, _ = runCLI(t, "verify", d.Dev, "--full", "--read-only", "--no-save")
+	db := filepath.Join(t.TempDir(), "results.db")
+	code, out, _ = runCLI(t, "verify", d.Dev, "--full", "--read-only", "--db", db)
 	if code != 0 || !strings.Contains(out, "READABLE") || !strings.Contains(out, "capacity not checked") || !strings.Contains(out, "slow (a finding, not damage)") {
 		t.Errorf("human output: exit %d\n%s", code, out)
+	}
+	// Kept, the slow zone is a finding wherever the drive is shown; not damage.
+	code, out, errOut = runCLI(t, "info", d.Dev, "--db", db)
+	if code != 0 || !strings.Contains(out, "flash-slow-zone") || strings.Contains(out, "flash-damaged") {
+		t.Errorf("info after the verify: exit %d\n%s%s", code, out, errOut)
 	}
 }
 
