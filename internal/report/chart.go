@@ -73,6 +73,7 @@ var (
 	colorCeiling   = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff} // link ceiling, cliff
 	colorSoC       = color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}
 	colorDrive     = color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+	colorHeadline  = color.RGBA{R: 0x11, G: 0x11, B: 0x11, A: 0xff} // a sustained write's figure
 )
 
 const (
@@ -402,6 +403,16 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		}
 		p.x.max = max(p.x.max, s.CliffAtS)
 	}
+	if s := t.Sustained; t.MBPerS > 0 && (s.SteadyState || s.CliffFound) {
+		// The test's figure: the rate a long copy keeps, drawn where it holds.
+		from := 0.0
+		if s.CliffFound {
+			from = s.CliffAtS
+		}
+		style := draw.LineStyle{Color: colorHeadline, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
+		p.add(polyline{[][2]float64{{from, t.MBPerS}, {maxX, t.MBPerS}}, style})
+		p.legend = append(p.legend, legendEntry{fmt.Sprintf("%s MB/s: the rate a long copy keeps (the test's figure)", fmtRate(t.MBPerS)), style})
+	}
 	c.panels = append(c.panels, panel{p, 3.5 * vg.Inch})
 
 	var soc, drive [][2]float64
@@ -436,7 +447,7 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		xy    [][2]float64
 		c     color.Color
 		label string
-	}{{soc, colorSoC, "SoC, °C"}, {drive, colorDrive, "drive, °C"}} {
+	}{{soc, colorSoC, "SoC, °C"}, {drive, colorDrive, "drive, °C" + driveTempFrom(r)}} {
 		if len(s.xy) == 0 {
 			continue
 		}
