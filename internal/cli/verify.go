@@ -653,7 +653,7 @@ func probePlan(size int64, o flash.ProbeOptions, f *verifyFlags) (plan, int64) {
 // scanPlan is what the full scan says before it starts: its bytes are exact.
 func scanPlan(size int64, so flash.ScanOptions) plan {
 	p := plan{What: "the surface scan (every block)", ReadBytes: size,
-		TookHow: "how long that takes is estimated from the first seconds of reading",
+		TookHow: "how long that takes is estimated from the first seconds of the scan",
 		Then:    fmt.Sprintf("unreadable stretches may take up to %s more (--error-time)", so.ErrorBudget)}
 	switch so.Mode {
 	case flash.ScanRewrite:

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/iomark/iomark/internal/units"
 )
 
 // FullOptions configures Full.
@@ -49,7 +51,7 @@ func Full(ctx context.Context, dev Device, o FullOptions) (*Result, error) {
 	}
 	if probeVerdict == Fake {
 		so.SizeBytes = res.UsableBytes
-		res.Notes = append(res.Notes, fmt.Sprintf("the surface was scanned up to the usable %s only: past it the drive does not hold what is written", sizeText(res.UsableBytes)))
+		res.Notes = append(res.Notes, fmt.Sprintf("the surface was scanned up to the usable %s only: past it the drive does not hold what is written", units.SI(res.UsableBytes)))
 	}
 	if so.SizeBytes <= 0 {
 		res.Notes = append(res.Notes, "nothing usable to scan")

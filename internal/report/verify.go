@@ -61,7 +61,11 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		p("  bad (%s) %s bytes %d-%d", r.Kind, where, r.StartByte, r.EndByte)
 	}
 	if sf := res.Surface; sf != nil {
-		line := fmt.Sprintf("  surface (%s, every block): %s read fine", sf.Mode, fmtBytes(sf.OKBytes))
+		scope := "every block"
+		if sf.ScannedBytes < res.ClaimedBytes {
+			scope = "every block of the first " + fmtBytes(sf.ScannedBytes)
+		}
+		line := fmt.Sprintf("  surface (%s, %s): %s read fine", sf.Mode, scope, fmtBytes(sf.OKBytes))
 		if sf.BadBytes > 0 {
 			line += fmt.Sprintf(", %s bad", fmtBytes(sf.BadBytes))
 		}
