@@ -9,6 +9,7 @@
 # -trimpath and no build id. Every binary must be at most IOMARK_MAX_BINARY_MIB MiB (20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/goflags.sh
 
 NFPM=github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2 # STACK.md pins it; newer ones need a newer Go
 if [ $# -ne 2 ]; then echo "usage: scripts/release.sh VERSION OUTDIR (e.g. 0.1.0 out/)" >&2; exit 2; fi
@@ -47,7 +48,7 @@ for t in $targets; do
   echo "== build $name"
   mkdir -p "$stage/bin/$name"
   CGO_ENABLED=0 GOOS=linux GOARCH=$goarch GOARM=$goarm GOFLAGS=-buildvcs=false \
-    go build -trimpath -ldflags "$ld" -o "$stage/bin/$name/iomark" ./cmd/iomark
+    go build -trimpath "${iomark_gcflags[@]}" -ldflags "$ld" -o "$stage/bin/$name/iomark" ./cmd/iomark
   size=$(stat -c %s "$stage/bin/$name/iomark")
   if [ "$size" -gt $((max_mib * 1024 * 1024)) ]; then
     echo "release: $name binary is $size bytes ($(awk "BEGIN{printf \"%.2f\", $size/1048576}") MiB), over the ${max_mib} MiB budget (docs/decisions.md, binary size)" >&2

@@ -34,6 +34,15 @@ want curl curl          # install.sh's first choice (busybox's wget is the other
 python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
 # initdb is not on PATH: look where Debian puts it. The store tests start their own server.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+# iozone (bench/sbc-vs-iozone: the sbc-reviews block beside the template's iozone line) is in
+# Debian's non-free component, which a default bookworm source list leaves out: add it.
+if ! command -v iozone >/dev/null 2>&1; then
+  need+=(iozone3)
+  if [ "$(id -u)" = 0 ] && ! grep -rqs 'non-free' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: non-free\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      > /etc/apt/sources.list.d/debian-non-free.sources
+  fi
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup-test-deps: missing ${need[*]}; run as root (or: sudo apt-get install ${need[*]})" >&2

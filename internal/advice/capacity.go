@@ -34,6 +34,22 @@ func VerifyFindings(v *Verified, device string) []record.Finding {
 	if r.FailureDetail != "" {
 		evidence += "; " + r.FailureDetail
 	}
+	var out []record.Finding
+	if len(r.SlowZones) > 0 {
+		z := r.SlowZones[0]
+		out = append(out, record.Finding{
+			ID:       "flash-slow-zone",
+			Severity: record.SeverityWarn,
+			Message: fmt.Sprintf("a full verify found %d stretch(es) of this drive reading at under half its median rate (the first: %s at %s, %.1f MB/s against %.1f MB/s): worn or remapped flash, not lost data",
+				len(r.SlowZones), siBytes(z.EndByte-z.StartByte), siBytes(z.StartByte), z.ReadMBPerS, z.MedianMBPerS),
+			Fix:      "nothing is lost; keep a backup, and run iomark verify DISK --full again later: a zone that grows or turns unreadable means the drive is failing",
+			Evidence: evidence,
+		})
+	}
+	return append(out, verdictFindings(r, evidence, device)...)
+}
+
+func verdictFindings(r *flash.Result, evidence, device string) []record.Finding {
 	switch r.Verdict {
 	case flash.Fake:
 		fix := "copy off what matters, then use only the real capacity: one partition inside it"

@@ -24,7 +24,7 @@ func EvaluateRun(r *record.Run) []record.Finding {
 	if r == nil {
 		return out
 	}
-	for _, rl := range []func(*record.Run) []record.Finding{aboveCeiling, cpuBound, thermalDrop, throttledDuringRun, burst, noisy} {
+	for _, rl := range []func(*record.Run) []record.Finding{aboveCeiling, cpuBound, thermalDrop, sustainedSlow, throttledDuringRun, burst, noisy} {
 		out = append(out, rl(r)...)
 	}
 	out = append(out, EvaluateHealth(r.Health)...)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -8,10 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/iomark/iomark/internal/flash"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/store"
 )
 
 func init() { subcommands = append(subcommands, newExportCmd) }
@@ -23,9 +26,14 @@ func newExportCmd() *cobra.Command {
 		Short: "Export a saved run as json, csv, md, html, png, svg or sbc-reviews (the block to paste into an sbc-reviews issue)",
 		Long: `Export a saved run (default: the newest complete run). Charts (png, svg, and inside html) set the
 run's figures beside comparable published results; --chart sustained draws the
-sustained-write curve with temperatures.`,
+sustained-write curve with temperatures.
+
+RUN may also be a saved verify's id (as iomark verify prints it): png and svg then draw its
+speed by position (a full verify's surface, a fill's rates) with bad and slow stretches
+marked, and json gives its result.`,
 		Example: `  iomark export --format md
-  iomark export 3f9a1c2d4e5f --format png --out card.png`,
+  iomark export 3f9a1c2d4e5f --format png --out card.png
+  iomark export 98f055d41aee --format svg --out surface.svg   # a verify's surface`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ex, err := report.ByName(format)
@@ -41,6 +49,13 @@ sustained-write curve with temperatures.`,
 				return withExit(exitFailure, err)
 			}
 			defer st.Close()
+			if ref := strings.TrimSpace(firstArg(args)); ref != "" && ref != "latest" {
+				if vs, err := st.VerifiesByID(cmd.Context(), ref); err != nil {
+					return withExit(exitFailure, err)
+				} else if len(vs) == 1 {
+					return withExit(exitFailure, exportVerify(cmd.OutOrStdout(), outPath, ex, vs[0]))
+				}
+			}
 			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
 			if err != nil {
 				return withExit(exitFailure, err)
@@ -90,4 +105,44 @@ func dirOf(path string) string {
 		return path[:i+1]
 	}
 	return "."
+}
+
+// exportVerify writes a saved verify: its chart (png, svg) or its result (json).
+func exportVerify(w io.Writer, path string, ex report.Exporter, v store.Verify) error {
+	var res flash.Result
+	if err := json.Unmarshal(v.Result, &res); err != nil {
+		return fmt.Errorf("verify %s: its saved result does not parse: %w", v.ID, err)
+	}
+	var write func(io.Writer) error
+	switch ex.Name() {
+	case "png", "svg":
+		write = func(w io.Writer) error { return report.VerifyChart(w, &res, v.Target, ex.Name()) }
+	case "json":
+		write = func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(&res)
+		}
+	default:
+		return fmt.Errorf("%s is a verify: it exports as png, svg or json, not %s", v.ID, ex.Name())
+	}
+	if path == "" {
+		return write(w)
+	}
+	tmp, err := os.CreateTemp(dirOf(path), ".iomark-export-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("exporting verify %s as %s: %w", v.ID, ex.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Chmod(path, 0o644)
 }

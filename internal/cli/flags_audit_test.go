@@ -287,7 +287,7 @@ func importers(files map[string]*ast.File, commands map[string][]string, pkg str
 func TestFlagAuditFindsAMissingFlag(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", `package x
-var _ = "has 85 MiB free, and iomark did not create it — give a smaller --size"
+var _ = "the run reads and writes; for reads only give --rw read"
 var _ = "retry with `+"`iomark submit RUN --server URL`"+`"
 var _ = "fio --size=80M --iodepth=64"
 `, 0)
@@ -295,7 +295,7 @@ var _ = "fio --size=80M --iodepth=64"
 		t.Fatal(err)
 	}
 	got := mentions(fset, f, []string{"run"}, commandFlags(t))
-	if len(got) != 2 || got[0].flag != "size" || !slices.Equal(got[0].commands, []string{"run"}) ||
+	if len(got) != 2 || got[0].flag != "rw" || !slices.Equal(got[0].commands, []string{"run"}) ||
 		got[1].flag != "server" || !slices.Equal(got[1].commands, []string{"submit"}) {
 		t.Errorf("mentions = %+v", got)
 	}
@@ -304,7 +304,7 @@ var _ = "fio --size=80M --iodepth=64"
 	if got := importers(cliFiles, cliFileCommands(t, fset, cliFiles, commandFlags(t)), "internal/upload"); !slices.Contains(got, "submit") || !slices.Contains(got, "run") || slices.Contains(got, "list") {
 		t.Errorf("commands importing internal/upload: %v", got)
 	}
-	if flags := commandFlags(t); flags["run"]["size"] || !flags["submit"]["server"] || !flags["run"]["help"] {
-		t.Errorf("run has --size %v, submit --server %v", flags["run"]["size"], flags["submit"]["server"])
+	if flags := commandFlags(t); flags["run"]["rw"] || !flags["submit"]["server"] || !flags["run"]["help"] {
+		t.Errorf("run has --rw %v, submit --server %v", flags["run"]["rw"], flags["submit"]["server"])
 	}
 }

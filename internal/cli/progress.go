@@ -64,3 +64,75 @@ func estimateLeft(done, total int64, elapsed time.Duration) (time.Duration, bool
 
 // minEstimateTime is how long an operation runs before its rate is trusted for an estimate.
 const minEstimateTime = 3 * time.Second
+
+// plan is what a long operation says before it starts, in the same words for every
+// command that has no profile of its own (verify's probe, full scan and fill): what it does,
+// the bytes it writes and reads, and how long it takes or how that will be known.
+type plan struct {
+	What string
+	// WriteBytes and ReadBytes are exact unless the matching bound flag says "at most".
+	WriteBytes, ReadBytes     int64
+	WriteIsBound, ReadIsBound bool
+	// Took is how long it takes: a bound (TookIsBound) or an estimate at a stated rate
+	// (TookAt, e.g. "at 2 MB/s, the slowest SD speed class"); 0 when only the first seconds
+	// can tell (then TookHow says so).
+	Took        time.Duration
+	TookIsBound bool
+	TookAt      string
+	TookHow     string
+	// Then is what may come on top (the time errors may take).
+	Then string
+}
+
+func planText(p plan) string {
+	var b strings.Builder
+	b.WriteString(p.What)
+	amount := func(n int64, bound bool) string {
+		s := fmt.Sprintf("%s (%d bytes)", report.Bytes(n), n)
+		if bound {
+			s = "at most " + report.Bytes(n)
+		}
+		return s
+	}
+	switch {
+	case p.WriteBytes > 0 && p.ReadBytes > 0:
+		fmt.Fprintf(&b, ": writes %s and reads %s", amount(p.WriteBytes, p.WriteIsBound), amount(p.ReadBytes, p.ReadIsBound))
+	case p.WriteBytes > 0:
+		fmt.Fprintf(&b, ": writes %s", amount(p.WriteBytes, p.WriteIsBound))
+	case p.ReadBytes > 0:
+		fmt.Fprintf(&b, ": writes nothing and reads %s", amount(p.ReadBytes, p.ReadIsBound))
+	}
+	switch {
+	case p.Took > 0 && p.TookIsBound:
+		fmt.Fprintf(&b, "; takes at most %s", p.Took.Round(time.Second))
+	case p.Took > 0:
+		fmt.Fprintf(&b, "; takes about %s %s", p.Took.Round(time.Second), p.TookAt)
+	}
+	if p.TookHow != "" {
+		fmt.Fprintf(&b, "; %s", p.TookHow)
+	}
+	if p.Then != "" {
+		fmt.Fprintf(&b, "; %s", p.Then)
+	}
+	return b.String()
+}
+
+// rateWindow is the rate of the last few seconds of a byte count, for the live line's
+// current speed.
+type rateWindow struct {
+	at    []time.Time
+	bytes []int64
+}
+
+func (r *rateWindow) add(now time.Time, done int64) float64 {
+	r.at, r.bytes = append(r.at, now), append(r.bytes, done)
+	for len(r.at) > 2 && now.Sub(r.at[0]) > rateWindowSpan {
+		r.at, r.bytes = r.at[1:], r.bytes[1:]
+	}
+	if d := now.Sub(r.at[0]); d > 0 && len(r.at) > 1 {
+		return float64(done-r.bytes[0]) / d.Seconds() / 1e6
+	}
+	return 0
+}
+
+const rateWindowSpan = 3 * time.Second

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -46,6 +47,9 @@ type runFlags struct {
 	submit      string
 	powerWatts  float64
 	class       string
+	size        string
+	maxTime     time.Duration
+	driveTempC  string
 }
 
 func newRunCmd() *cobra.Command {
@@ -94,6 +98,9 @@ wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + 
 	fl.StringVar(&f.submit, "submit", "", "upload the result to the results server at URL (opt-in; hostnames and paths are never sent)")
 	fl.StringVar(&f.class, "class", "", "the drive's class when iomark cannot tell it (a loop device, a virtual disk): "+strings.Join(profile.DeclarableClasses(), ", ")+"; it sets quick's write cap only (docs/methodology.md)")
 	fl.Float64Var(&f.powerWatts, "power-watts", 0, "the power a meter showed during the run (W), kept as every test's power when the machine reports none (docs/power.md)")
+	fl.StringVar(&f.size, "size", "", "sustained profile: write at most this much (default 10G, k = 1024; free space less 512 MiB bounds it too)")
+	fl.DurationVar(&f.maxTime, "time", 0, "sustained profile: write at most this long (default 10m)")
+	fl.StringVar(&f.driveTempC, "drive-temp-c", "", "drive temperatures read off a thermometer, for drives that report none: - to type them (°C, one a line) during the run, or a FILE a logger appends them to")
 	return cmd
 }
 
@@ -104,6 +111,20 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	}
 	if f.asJSON && f.markdown {
 		return usageError("--json and --markdown: choose one")
+	}
+	if f.size != "" || f.maxTime != 0 {
+		var size int64
+		if f.size != "" {
+			if size, err = engine.ParseSize(f.size); err != nil || size <= 0 {
+				return usageError("--size %s: give a size such as 20G (k = 1024)", f.size)
+			}
+		}
+		if f.maxTime < 0 {
+			return usageError("--time %s: give a duration such as 30m", f.maxTime)
+		}
+		if err := p.SetSustainedBounds(size, f.maxTime); err != nil {
+			return usageError("--size/--time: %v (they bound the write of --profile sustained)", err)
+		}
 	}
 	if f.price < 0 {
 		return usageError("--price cannot be negative")
@@ -176,7 +197,17 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if rep != nil {
 		env.Health = health.Read(rep, popts)
 	}
-	env.Power, env.Sensors = runSensors(rep, popts, f.powerWatts)
+	var typed *typedTemps
+	if f.driveTempC != "" {
+		if typed, err = startTypedTemps(f.driveTempC, cmd.InOrStdin(), func(msg string) { env.Log("%s", msg) }); err != nil {
+			return withExit(exitUsage, err)
+		}
+		defer typed.stop()
+		if f.driveTempC == "-" {
+			fmt.Fprintln(stderr, "iomark: type the drive's temperature in °C and Enter whenever you read it (e.g. 47); each reading is kept with the time it was typed")
+		}
+	}
+	env.Power, env.DriveTemp, env.Sensors = runSensors(rep, popts, f.powerWatts, env.Health, typed, f.driveTempC)
 	noPowerNote(stderr, env.Power, popts)
 	rec, runErr := runner.Run(ctx, *p, env)
 	progress.clear()
@@ -208,6 +239,9 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 	if f.asJSON || f.markdown {
 		// The terminal summary ends with this line; JSON and Markdown keep stdout for themselves.
 		fmt.Fprintf(stderr, "iomark: %s\n", report.RunLine(rec, saved))
+		if h := report.ExportHint(rec, saved); h != "" {
+			fmt.Fprintf(stderr, "iomark: %s\n", h)
+		}
 	}
 	if outEx != nil {
 		published, _ := refdata.Load()
@@ -250,9 +284,11 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 }
 
 // runSensors composes what a run samples once a second: the probe's temperatures and
-// throttling, and the power source the machine has (or the meter reading, which is not
-// sampled: it stands for every test).
-func runSensors(rep *probe.Report, o probe.Options, meterWatts float64) (*record.Power, func() record.SensorSample) {
+// throttling, the drive's temperature from the best source it has (readings the user gives,
+// else the kernel's hwmon sensor, else the drive asked again at a rate it tolerates:
+// health.TempReader), and the power source the machine has (or the meter reading, which is
+// not sampled: it stands for every test).
+func runSensors(rep *probe.Report, o probe.Options, meterWatts float64, h *health.Health, typed *typedTemps, typedFrom string) (*record.Power, *record.DriveTemp, func() record.SensorSample) {
 	var ps power.Sampler
 	var pw *record.Power
 	if meterWatts > 0 {
@@ -272,14 +308,34 @@ func runSensors(rep *probe.Report, o probe.Options, meterWatts float64) (*record
 	if rep != nil {
 		sampler = probe.NewSampler(rep, o)
 	}
-	if sampler == nil && ps == nil {
-		return pw, nil
+	var dt *record.DriveTemp
+	var asked *health.TempReader
+	switch {
+	case typed != nil && typedFrom == "-":
+		dt = &record.DriveTemp{Source: "typed", Sensor: "readings typed on standard input during the run (--drive-temp-c -)"}
+	case typed != nil:
+		dt = &record.DriveTemp{Source: "file", Sensor: "readings appended to " + typedFrom + " during the run (--drive-temp-c)"}
+	case sampler != nil && sampler.Read().DriveTempC != nil:
+		dt = &record.DriveTemp{Source: "hwmon", Sensor: "the kernel's hwmon sensor of " + rep.Device.Path, EveryS: 1}
+	default:
+		if asked = health.NewTempReader(rep, o, h); asked != nil {
+			dt = &record.DriveTemp{Source: asked.Source, Sensor: rep.Device.Path, EveryS: asked.Every.Seconds()}
+		}
 	}
-	return pw, func() record.SensorSample {
+	if sampler == nil && ps == nil && dt == nil {
+		return pw, nil, nil
+	}
+	return pw, dt, func() record.SensorSample {
 		var s record.SensorSample
 		if sampler != nil {
 			r := sampler.Read()
 			s = record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
+		}
+		switch {
+		case typed != nil:
+			s.DriveTempC = typed.take()
+		case asked != nil && asked.Due(time.Now()):
+			s.DriveTempC = asked.Read(time.Now())
 		}
 		if ps != nil {
 			if w, ok := ps.Watts(); ok {
@@ -354,9 +410,14 @@ func printRun(w io.Writer, rec *record.Run, f *runFlags, saved *report.Saved) er
 // test elsewhere (logs, pipes), always on stderr.
 type runProgress struct {
 	*liveLine
+	lastPlain time.Duration // run time of the last sustained line printed off a terminal
 }
 
-func newRunProgress(w io.Writer) *runProgress { return &runProgress{newLiveLine(w)} }
+func newRunProgress(w io.Writer) *runProgress { return &runProgress{liveLine: newLiveLine(w)} }
+
+// plainEvery is how often a sustained write, which may take many minutes, prints a line of
+// progress where the output is no terminal (a log, a pipe, ssh without a tty).
+const plainEvery = 10 * time.Second
 
 func (p *runProgress) event(e runner.Event) {
 	if e.Phase == "done" && e.Result != nil {
@@ -381,5 +442,34 @@ func (p *runProgress) event(e runner.Event) {
 	if e.MBPerS > 0 {
 		st.IOPS, st.MBPerS = e.IOPS, e.MBPerS
 	}
+	if ls := e.Sustained; ls != nil {
+		st.What, st.IOPS, st.Done, st.Total = e.Test, 0, ls.Bytes, ls.BoundBytes
+		line := statusText(st) + sustainedProgress(ls)
+		if !p.tty {
+			if e.Elapsed-p.lastPlain >= plainEvery {
+				p.lastPlain = e.Elapsed
+				fmt.Fprintln(p.w, line)
+			}
+			return
+		}
+		p.draw(line)
+		return
+	}
 	p.draw(statusText(st))
+}
+
+// sustainedProgress is what a sustained write's progress line adds: the temperatures last
+// sampled, and the cliff once one shows.
+func sustainedProgress(ls *runner.LiveSustained) string {
+	var b strings.Builder
+	if ls.DriveTempC != nil {
+		fmt.Fprintf(&b, "  drive %.0f °C", *ls.DriveTempC)
+	}
+	if ls.SoCTempC != nil {
+		fmt.Fprintf(&b, "  SoC %.0f °C", *ls.SoCTempC)
+	}
+	if ls.Cliff {
+		fmt.Fprintf(&b, "  cliff at %.0f s after %s: %.1f -> %.1f MB/s", ls.CliffAtS, report.Bytes(ls.CliffAtBytes), ls.BeforeMBPerS, ls.AfterMBPerS)
+	}
+	return b.String()
 }

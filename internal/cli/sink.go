@@ -106,7 +106,7 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 	if rep != nil {
 		env.Health = health.Read(rep, popts)
 	}
-	env.Power, env.Sensors = runSensors(rep, popts, f.powerWatts)
+	env.Power, env.DriveTemp, env.Sensors = runSensors(rep, popts, f.powerWatts, env.Health, nil, "")
 	noPowerNote(stderr, env.Power, popts)
 	s, err := netcopy.Listen(netcopy.SinkConfig{Listen: f.listen, Dir: abs, Env: env, IdleTimeout: f.idle, Log: logf,
 		Progress: func(p engine.StreamProgress) {

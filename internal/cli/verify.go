@@ -43,6 +43,11 @@ type verifyFlags struct {
 	discard     string
 	maxFlush    string
 	root        string
+	full        bool
+	readOnly    bool
+	rewrite     bool
+	chart       string
+	errorTime   time.Duration
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -61,6 +66,14 @@ also on error, Ctrl-C and SIGTERM. After a crash, kill -9 or power loss, --resto
 puts every byte back; until then verify, fill and run refuse that disk. --destructive keeps
 nothing. About a minute on a slow card.
 
+--full goes on to read every block (O_DIRECT, 4 MiB requests) after the probe: unreadable
+stretches as ddrescue finds them (skipping ahead past errors, then trimming each stretch's
+edges, within --error-time), the read speed by position and the zones reading at under half
+the median, and --chart FILE.png|.svg draws them. --read-only skips the probe and writes
+nothing (the capacity is then not checked). --rewrite also writes a pattern over every
+block and puts the data back, one request at a time through the journal (badblocks -n);
+--destructive writes and checks every block and keeps nothing (badblocks -w).
+
 TARGET a directory on a mounted drive: the f3write/f3read method. It fills the free space
 (minus a margin, or --size) with stamped files, reads them back, reports what came back
 intact, corrupted, overwritten or changed and the write and read rates by position, and
@@ -72,6 +85,8 @@ damaged. See docs/verify.md.`,
 		Example: `  sudo iomark verify /dev/sdb --confirm /dev/sdb
   iomark verify /media/pi/CARD
   iomark verify /media/pi/CARD --size 4G --json
+  sudo iomark verify /dev/sdb --full --confirm /dev/sdb --chart sdb.png
+  sudo iomark verify /dev/sdb --full --read-only
   sudo iomark verify /dev/sdb --confirm /dev/sdb --journal /media/pi/USB/sdb-journal.bin
   sudo iomark verify --restore ~/.local/share/iomark/verify-journal-sdb-….bin /dev/sdb --confirm /dev/sdb`,
 		Args: cobra.ExactArgs(1),
@@ -87,6 +102,11 @@ damaged. See docs/verify.md.`,
 	fl.StringVar(&f.discard, "discard-journal", "", "give up the JOURNAL of a verify that did not finish: its blocks are never put back")
 	fl.StringVar(&f.maxFlush, "max-flush", "", "most the probe writes to empty the drive's cache before trusting a read-back (default 128M)")
 	fl.StringVar(&f.root, "root", os.Getenv("IOMARK_ROOT"), "read DIR/sys and DIR/proc instead of the live system")
+	fl.BoolVar(&f.full, "full", false, "disk: after the probe, read every block — bad regions, speed by position, slow zones")
+	fl.BoolVar(&f.readOnly, "read-only", false, "with --full: skip the probe and write nothing (the capacity is not checked)")
+	fl.BoolVar(&f.rewrite, "rewrite", false, "with --full: also write a pattern over every block, check it and put the data back (badblocks -n)")
+	fl.StringVar(&f.chart, "chart", "", "with --full or a directory: draw the speed by position to FILE.png or FILE.svg")
+	fl.DurationVar(&f.errorTime, "error-time", flash.DefaultScanErrorBudget, "with --full: the most time spent on unreadable stretches after the first pass (what is left is reported unread)")
 	addDBFlag(cmd, &f.dsn)
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save the result in the results database")
 	return cmd
@@ -112,6 +132,25 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		return usageError("--destructive and --max-flush are for a disk TARGET")
 	case !block && !fi.IsDir():
 		return usageError("%s is neither a directory nor a block device: give a whole disk (/dev/sdb) or a directory on a mounted card", target)
+	case f.full && !block:
+		return usageError("--full is for a disk TARGET; a directory's fill already reads back everything it wrote")
+	case (f.readOnly || f.rewrite || cmd.Flags().Changed("error-time")) && !f.full:
+		return usageError("--read-only, --rewrite and --error-time go with --full")
+	case f.readOnly && (f.rewrite || f.destructive):
+		return usageError("--read-only writes nothing: not with --rewrite or --destructive")
+	case f.rewrite && f.destructive:
+		return usageError("--rewrite keeps the data and --destructive does not: give one")
+	case f.full && (f.restore != "" || f.discard != ""):
+		return usageError("--full is a verify; --restore and --discard-journal are given alone")
+	case f.errorTime <= 0:
+		return usageError("--error-time %s: a positive duration such as 5m", f.errorTime)
+	case f.chart != "" && block && !f.full:
+		return usageError("--chart draws the speed by position of --full or of a directory's fill; the probe alone has none")
+	}
+	if f.chart != "" {
+		if err := checkChartPath(f.chart); err != nil {
+			return err
+		}
 	}
 	if !block {
 		// A fill writes its files in the directory: a permission error comes now, not after
@@ -125,10 +164,13 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 			}
 		}
 	}
-	if block && !sameDevice(f.confirm, target) {
+	if block && !f.readOnly && !sameDevice(f.confirm, target) {
 		what := "verify writes to " + target + " (and puts back what it overwrote)"
 		if f.destructive {
 			what = "--destructive overwrites parts of " + target + " for good"
+		}
+		if f.full && f.destructive {
+			what = "--full --destructive overwrites every block of " + target + " for good"
 		}
 		if f.restore != "" {
 			what = "--restore writes to " + target
@@ -164,7 +206,11 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		default:
 		}
 		if cmd.Context().Err() == nil {
-			progress.note("interrupted: stopping and putting back what was overwritten — wait for it to finish")
+			if f.readOnly {
+				progress.note("interrupted: stopping with the map so far")
+			} else {
+				progress.note("interrupted: stopping and putting back what was overwritten — wait for it to finish")
+			}
 		}
 	}()
 
@@ -217,6 +263,13 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 			return withExit(exitFailure, err)
 		}
 	}
+	if f.chart != "" {
+		if err := writeVerifyChart(f.chart, res, target); err != nil {
+			runErr = errors.Join(runErr, err)
+		} else {
+			fmt.Fprintf(stderr, "iomark: the speed by position is drawn in %s\n", f.chart)
+		}
+	}
 	switch {
 	case res.Interrupted:
 		return withExit(exitInterrupted, fmt.Errorf("interrupted%s", restoredText(res)))
@@ -231,6 +284,48 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		return withExit(exitFailure, saveErr)
 	}
 	return nil
+}
+
+// checkChartPath refuses a chart file iomark cannot write before any I/O: the format comes
+// from its extension.
+func checkChartPath(path string) error {
+	if chartFormat(path) == "" {
+		return usageError("--chart %s: name a .png or .svg file", path)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return usageError("--chart %s: the directory %s does not exist", path, filepath.Dir(path))
+	}
+	return nil
+}
+
+func chartFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return "png"
+	case ".svg":
+		return "svg"
+	}
+	return ""
+}
+
+// writeVerifyChart draws the verify's speed by position to path (atomically).
+func writeVerifyChart(path string, res *flash.Result, target string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".iomark-chart-*")
+	if err != nil {
+		return fmt.Errorf("writing the chart %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := report.VerifyChart(tmp, res, target, chartFormat(path)); err != nil {
+		tmp.Close()
+		return fmt.Errorf("drawing the chart %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing the chart %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing the chart %s: %w", path, err)
+	}
+	return os.Chmod(path, 0o644)
 }
 
 func restoredText(res *flash.Result) string {
@@ -248,6 +343,9 @@ func restoredText(res *flash.Result) string {
 }
 
 func verifyDisk(ctx context.Context, dev string, f *verifyFlags, progress *verifyProgress) (*flash.Result, *probe.Report, error) {
+	if f.readOnly {
+		return verifyDiskReadOnly(ctx, dev, f, progress)
+	}
 	o := flash.ProbeOptions{Destructive: f.destructive, Progress: progress.update}
 	if f.maxFlush != "" {
 		n, err := engine.ParseSize(f.maxFlush)
@@ -274,6 +372,10 @@ func verifyDisk(ctx context.Context, dev string, f *verifyFlags, progress *verif
 	defer b.Close()
 	rep := identify(dev, f.root)
 	o.SizeBytes, o.LogicalBlockBytes = b.SizeBytes, b.LogicalBlockBytes
+	progress.plan(probePlan(b.SizeBytes, o, f))
+	if f.full {
+		progress.scanPlan = scanPlan(b.SizeBytes, scanOptions(b, f, progress))
+	}
 	if journal != nil {
 		if err := addPending(*journal); err != nil {
 			return nil, rep, err
@@ -281,16 +383,55 @@ func verifyDisk(ctx context.Context, dev string, f *verifyFlags, progress *verif
 		o.Journal, o.Identity, o.Device = journal.Journal, journal.Identity, b.Name
 		progress.note(fmt.Sprintf("saving what the probe overwrites in %s (up to %s) — if this run is cut short, put it back with: iomark verify --restore %s %s --confirm %s",
 			journal.Journal, report.Bytes(flash.JournalBytesBound(b.SizeBytes, o.MaxFlushBytes, b.LogicalBlockBytes)), journal.Journal, dev, dev))
+	} else if f.full {
+		progress.note(fmt.Sprintf("--full --destructive: nothing is saved; every block of %s (%s) is overwritten and everything on it is lost for good", dev, report.Bytes(b.SizeBytes)))
 	} else {
 		progress.note(fmt.Sprintf("--destructive: nothing is saved; what the probe overwrites on %s is lost for good", dev))
 	}
-	res, err := flash.Probe(ctx, b, o)
+	var res *flash.Result
+	if f.full {
+		so := scanOptions(b, f, progress)
+		if journal != nil && f.rewrite {
+			// The scan's journal takes the probe's place once the probe removed it: one file,
+			// one pending pointer, one request at a time.
+			so.Journal, so.Identity, so.Device = journal.Journal, journal.Identity, b.Name
+		}
+		res, err = flash.Full(ctx, b, flash.FullOptions{Probe: o, Scan: so})
+	} else {
+		res, err = flash.Probe(ctx, b, o)
+	}
 	if journal != nil {
 		if _, serr := os.Stat(journal.Journal); errors.Is(serr, os.ErrNotExist) {
 			removePending(journal.Journal) // restored and checked, or never made
 		}
 	}
 	return res, rep, err
+}
+
+// verifyDiskReadOnly is --full --read-only: every block read, nothing written, no probe.
+func verifyDiskReadOnly(ctx context.Context, dev string, f *verifyFlags, progress *verifyProgress) (*flash.Result, *probe.Report, error) {
+	b, err := flash.OpenBlock(dev, false, f.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer b.Close()
+	rep := identify(dev, f.root)
+	so := scanOptions(b, f, progress)
+	progress.plan(scanPlan(b.SizeBytes, so), 0)
+	res, err := flash.Full(ctx, b, flash.FullOptions{ReadOnly: true, Scan: so})
+	return res, rep, err
+}
+
+func scanOptions(b *flash.BlockDevice, f *verifyFlags, progress *verifyProgress) flash.ScanOptions {
+	so := flash.ScanOptions{SizeBytes: b.SizeBytes, DiskBytes: b.SizeBytes, LogicalBlockBytes: b.LogicalBlockBytes,
+		Mode: flash.ScanRead, ErrorBudget: f.errorTime, Progress: progress.update}
+	switch {
+	case f.rewrite:
+		so.Mode = flash.ScanRewrite
+	case f.destructive:
+		so.Mode = flash.ScanDestructive
+	}
+	return so
 }
 
 func verifyDir(ctx context.Context, dir string, f *verifyFlags, progress *verifyProgress) (*flash.Result, *probe.Report, error) {
@@ -383,9 +524,10 @@ func sameDevice(a, b string) bool {
 }
 
 // verifyProgress shows what the verify is doing on one live line (terminals only), and says
-// once, on any output, the bytes a fill writes and reads (exact, before the first write) and
-// how long it will take (estimated from the first seconds of writing, then refined on the
-// live line).
+// once, on any output, what it writes and reads and how long it takes (planText: the probe's
+// bound before the first write, the fill's exact bytes, the full scan's exact bytes) and,
+// where only the drive's rate can tell the time, an estimate once the first seconds have
+// shown it, then refined on the live line.
 type verifyProgress struct {
 	line       *liveLine
 	w          io.Writer
@@ -395,19 +537,46 @@ type verifyProgress struct {
 	writeBytes int64   // the fill's write phase, once known
 	writeRate  float64 // bytes/s the write phase showed; the read phase is estimated with it
 	said       map[string]bool
+	// probeWrites is the most the probe writes (0: not a probe), for its time left.
+	probeWrites int64
+	rate        rateWindow
+	// scanPlan is said when a full verify's scan begins (after its probe).
+	scanPlan plan
 }
 
 func newVerifyProgress(w io.Writer) *verifyProgress {
 	return &verifyProgress{line: newLiveLine(w), w: w, started: time.Now(), said: map[string]bool{}}
 }
 
+// plan says up front what the verify writes, reads and takes.
+func (v *verifyProgress) plan(p plan, probeWrites int64) {
+	v.probeWrites = probeWrites
+	v.note(planText(p))
+}
+
 func (v *verifyProgress) update(p flash.Progress) {
 	now := time.Now()
 	if p.Phase != v.phase {
 		v.phase, v.phaseStart = p.Phase, now
+		v.rate = rateWindow{}
 	}
 	el := now.Sub(v.started)
 	switch {
+	case p.Total > 0 && p.Phase == "scan":
+		if !v.said["scan-plan"] {
+			v.said["scan-plan"] = true
+			v.probeWrites = 0
+			if v.scanPlan.What != "" {
+				v.note(planText(v.scanPlan))
+			}
+		}
+		inPhase := now.Sub(v.phaseStart)
+		left, ok := estimateLeft(p.Done, p.Total, inPhase)
+		if ok && !v.said["scan-time"] {
+			v.said["scan-time"] = true
+			v.note(fmt.Sprintf("at %.1f MB/s so far, the scan takes about %s more (refined as it goes)", float64(p.Done)/inPhase.Seconds()/1e6, left.Round(time.Second)))
+		}
+		v.line.draw(statusText(status{What: p.Message, Done: p.Done, Total: p.Total, MBPerS: v.rate.add(now, p.Done), Elapsed: el, Left: left}))
 	case p.Total > 0 && (p.Phase == "write" || p.Phase == "read"):
 		inPhase := now.Sub(v.phaseStart)
 		left, ok := estimateLeft(p.Done, p.Total, inPhase)
@@ -415,7 +584,8 @@ func (v *verifyProgress) update(p flash.Progress) {
 			v.writeBytes = p.Total
 			if !v.said["bytes"] {
 				v.said["bytes"] = true
-				v.note(fmt.Sprintf("the fill writes %s (%d bytes) of test files and reads them back; how long that takes is estimated from the first seconds of writing", report.Bytes(p.Total), p.Total))
+				v.note(planText(plan{What: "the fill of test files", WriteBytes: p.Total, ReadBytes: p.Total,
+					TookHow: "how long that takes is estimated from the first seconds of writing"}))
 			}
 			if ok {
 				v.writeRate = float64(p.Done) / inPhase.Seconds()
@@ -427,7 +597,17 @@ func (v *verifyProgress) update(p flash.Progress) {
 			}
 		}
 		what := map[string]string{"write": "writing the fill", "read": "reading the fill back"}[p.Phase]
-		v.line.draw(statusText(status{What: what, Done: p.Done, Total: p.Total, Elapsed: el, Left: left}))
+		v.line.draw(statusText(status{What: what, Done: p.Done, Total: p.Total, MBPerS: v.rate.add(now, p.Done), Elapsed: el, Left: left}))
+	case v.probeWrites > 0:
+		// The probe: its time goes mostly to writing, so the time left is what it may still
+		// write at the rate it has written so far.
+		msg := p.Message
+		if msg == "" {
+			msg = p.Phase
+		}
+		left, _ := estimateLeft(p.WrittenBytes, v.probeWrites, el)
+		v.line.draw(statusText(status{What: fmt.Sprintf("%s (wrote %s of at most %s)", msg, report.Bytes(p.WrittenBytes), report.Bytes(v.probeWrites)),
+			Elapsed: el, Left: left, LeftIsBound: false}))
 	case p.Total > 0:
 		left, _ := estimateLeft(p.Done, p.Total, now.Sub(v.phaseStart))
 		msg := p.Message
@@ -446,3 +626,42 @@ func (v *verifyProgress) note(msg string) {
 }
 
 func (v *verifyProgress) clear() { v.line.clear() }
+
+// probeSlowMBPerS is the rate the probe's time is stated at before it starts: 2 MB/s, the
+// SD Association's slowest speed class (Class 2), which every card that claims a class writes
+// sequentially at least. The live line then gives the time left at the card's own rate.
+const probeSlowMBPerS = 2.0
+
+// probePlan is what the sampled probe (and a full verify's probe) says before it starts.
+func probePlan(size int64, o flash.ProbeOptions, f *verifyFlags) (plan, int64) {
+	w := flash.ProbeWriteBytesBound(size, o.MaxFlushBytes, o.LogicalBlockBytes, o.Destructive)
+	p := plan{What: "the probe", WriteBytes: w, WriteIsBound: true,
+		Took:   time.Duration(float64(w) / (probeSlowMBPerS * 1e6) * float64(time.Second)),
+		TookAt: fmt.Sprintf("at %.0f MB/s (SD Class 2, the slowest speed class; the live line gives the time left at this drive's rate)", probeSlowMBPerS)}
+	if !o.Destructive {
+		p.What = "the probe (writing back everything it overwrites)"
+	}
+	if f.full {
+		p.What = "first " + p.What
+		p.Then = "then the surface scan (said when the probe is done)"
+	} else {
+		p.Then = "the surface is not scanned (--full reads every block)"
+	}
+	return p, w
+}
+
+// scanPlan is what the full scan says before it starts: its bytes are exact.
+func scanPlan(size int64, so flash.ScanOptions) plan {
+	p := plan{What: "the surface scan (every block)", ReadBytes: size,
+		TookHow: "how long that takes is estimated from the first seconds of the scan",
+		Then:    fmt.Sprintf("unreadable stretches may take up to %s more (--error-time)", so.ErrorBudget)}
+	switch so.Mode {
+	case flash.ScanRewrite:
+		p.What = "the surface scan (every block read, overwritten with a pattern, checked and written back)"
+		p.WriteBytes, p.ReadBytes = 2*size, 2*size
+	case flash.ScanDestructive:
+		p.What = "the surface scan (every block overwritten with a pattern and checked; nothing is kept)"
+		p.WriteBytes = size
+	}
+	return p
+}

@@ -56,7 +56,7 @@ func TestFillSaysBytesAndTimeUpFront(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	bytesAt := strings.Index(errOut, "the fill writes 100.7 MB (100663296 bytes) of test files and reads them back")
+	bytesAt := strings.Index(errOut, "the fill of test files: writes 100.7 MB (100663296 bytes) and reads 100.7 MB (100663296 bytes)")
 	timeAt := strings.Index(errOut, "writing and reading back take about")
 	if bytesAt < 0 || timeAt < bytesAt {
 		t.Errorf("the bytes are not said before the estimate, or either is missing")

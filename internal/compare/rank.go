@@ -56,6 +56,12 @@ type UnrankedDrive struct {
 	Model   Model
 	Only    []Metric
 	Results int
+	// Medians, PriceUSD, PriceN and PriceSources are as RankedDrive's: the value page lists
+	// a priced drive without the basis figure with what it has.
+	Medians      map[Metric]float64
+	PriceUSD     float64
+	PriceN       int
+	PriceSources []string
 }
 
 // Rank builds the rankings of one family from its entries: one per class and link setting,
@@ -179,25 +185,18 @@ func rankGroup(family, class, setting string, es []Entry) Ranking {
 					only = append(only, m)
 				}
 			}
-			rk.NotRanked = append(rk.NotRanked, UnrankedDrive{Model: a.model, Only: only, Results: a.n})
+			u := UnrankedDrive{Model: a.model, Only: only, Results: a.n, Medians: medians(a.all)}
+			u.PriceUSD, u.PriceN, u.PriceSources = priced(a.prices, a.sources)
+			rk.NotRanked = append(rk.NotRanked, u)
 			continue
 		}
 		d := RankedDrive{Model: a.model, Median: quantile(a.basis, 0.5), P10: quantile(a.basis, 0.1), P90: quantile(a.basis, 0.9),
-			Results: len(a.basis), Medians: map[Metric]float64{}}
-		for m, v := range a.all {
-			d.Medians[m] = quantile(v, 0.5)
-		}
+			Results: len(a.basis), Medians: medians(a.all)}
 		for b := range a.boards {
 			d.Boards = append(d.Boards, b)
 		}
 		sort.Strings(d.Boards)
-		if len(a.prices) > 0 {
-			d.PriceUSD, d.PriceN = quantile(a.prices, 0.5), len(a.prices)
-			for src := range a.sources {
-				d.PriceSources = append(d.PriceSources, src)
-			}
-			sort.Strings(d.PriceSources)
-		}
+		d.PriceUSD, d.PriceN, d.PriceSources = priced(a.prices, a.sources)
 		rk.Drives = append(rk.Drives, d)
 	}
 	sort.SliceStable(rk.Drives, func(i, j int) bool {
@@ -235,4 +234,26 @@ func PublishedEntries(rows []refdataResult) []Entry {
 		out = append(out, Entry{ID: PublishedID(p), Published: true, Decision: DecidePublished(p)})
 	}
 	return out
+}
+
+// medians is the median of each metric's figures.
+func medians(all map[Metric][]float64) map[Metric]float64 {
+	out := make(map[Metric]float64, len(all))
+	for m, v := range all {
+		out[m] = quantile(v, 0.5)
+	}
+	return out
+}
+
+// priced is the median of a drive's stated prices, how many there are and their sources,
+// sorted; zeros without a price.
+func priced(prices []float64, sources map[string]bool) (usd float64, n int, from []string) {
+	if len(prices) == 0 {
+		return 0, 0, nil
+	}
+	for src := range sources {
+		from = append(from, src)
+	}
+	sort.Strings(from)
+	return quantile(prices, 0.5), len(prices), from
 }

@@ -51,6 +51,18 @@ func Value(rk Ranking) (buys []Buy, unpriced int) {
 	return buys, unpriced
 }
 
+// PricedUnranked are a ranking's drives with a known price but without its basis figure:
+// the value page lists them with what they have, never with a value.
+func PricedUnranked(rk Ranking) []UnrankedDrive {
+	var out []UnrankedDrive
+	for _, u := range rk.NotRanked {
+		if u.PriceN > 0 {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // Advice says in one sentence what to buy for a ranking: the best value and, when another, the
 // fastest priced drive; empty without a priced drive.
 func Advice(rk Ranking, buys []Buy) string {

@@ -24,6 +24,8 @@ func ioError(t *target, write bool, offset int64, size int, err error) error {
 		return fmt.Errorf("%s: no space left (%w) — free some space on that filesystem, or use a smaller working set", where, err)
 	case errors.Is(err, unix.EROFS):
 		return fmt.Errorf("%s: the filesystem or device is read-only (%w) — is it mounted ro, or is the card's lock switch on?", where, err)
+	case errors.Is(err, unix.EFBIG):
+		return fmt.Errorf("%s: the file reached the filesystem's largest file size (%w; FAT32 holds at most 4 GiB per file) — use a smaller working set, or a filesystem without that limit (ext4, exFAT)", where, err)
 	case errors.Is(err, unix.EIO):
 		return fmt.Errorf("%s: the drive reported an I/O error (%w) — see `dmesg`; a drive that fails I/O cannot be benchmarked", where, err)
 	case errors.Is(err, unix.ENODEV), errors.Is(err, unix.ENXIO), errors.Is(err, unix.ESHUTDOWN), errors.Is(err, unix.ENOMEDIUM):

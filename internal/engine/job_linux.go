@@ -48,6 +48,16 @@ type run struct {
 	errMu    sync.Mutex
 	err      error
 	notes    []string // said once each, for Result.EngineNote
+
+	// A write split across files (Spec.NextFile), kept by its one worker: the descriptors
+	// of the files written before the current one (closed when the job ends), the job
+	// offset the current file starts at, where the first file was refused (EFBIG), how
+	// many files were written and why no further one could be had.
+	parts     []int
+	fileBase  int64
+	fileLimit int64
+	files     int
+	nextErr   string
 }
 
 // noteOnce keeps a note for the result, once however many jobs report it.

@@ -90,6 +90,21 @@ func PrepareTestFile(ctx context.Context, dir string, sizeBytes int64, progress 
 	return f, nil
 }
 
+// NewPartFile creates an empty test file in dir (unnamed where the filesystem allows it, see
+// TestFile), nothing laid out: the next part of a write that goes on past the filesystem's
+// largest file (Spec.NextFile). The caller removes it with Remove.
+func NewPartFile(dir string) (*TestFile, error) {
+	tf, err := newTempFile(dir, "run", unix.O_RDWR|unix.O_CLOEXEC)
+	if err != nil {
+		return nil, openError(dir, false, err)
+	}
+	f := &TestFile{Dir: dir, Name: tf.name, Path: tf.name, Unnamed: !tf.named, seed: newSeed(), fd: tf.fd}
+	if f.Unnamed {
+		f.Path, f.Name = fmt.Sprintf("/proc/self/fd/%d", tf.fd), "an unnamed test file in "+dir
+	}
+	return f, nil
+}
+
 // Grow extends the file to sizeBytes, laying out only the new range. It returns the bytes
 // written; a smaller or equal size is a no-op.
 func (f *TestFile) Grow(ctx context.Context, sizeBytes int64, progress func(Progress), log func(string, ...any)) (int64, error) {

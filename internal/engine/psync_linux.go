@@ -57,10 +57,25 @@ func (psync) run(j *job, worker int) error {
 		var n int
 		var err error
 		for {
-			n, err = pio(r.rawSyscalls, read, fd, buf, off)
-			if err != unix.EINTR {
-				break
+			n, err = pio(r.rawSyscalls, read, fd, buf, off-r.fileBase)
+			if err == unix.EINTR {
+				continue
 			}
+			if s.NextFile != nil && !read && (err == unix.EFBIG || err == nil && n > 0 && n < len(buf)) {
+				// The filesystem's largest file: the copy goes on in a new file, from this
+				// block (the bytes of a short write wore the drive but are written again).
+				m.writtenBytes += int64(n)
+				var more bool
+				if fd, more, err = r.nextFile(fd, off); err != nil {
+					return err
+				}
+				if !more {
+					r.requestStop()
+					return nil
+				}
+				continue
+			}
+			break
 		}
 		lat := r.now() - t0
 		if err != nil {
@@ -77,4 +92,37 @@ func (psync) run(j *job, worker int) error {
 		}
 	}
 	return nil
+}
+
+// nextFile moves a write split across files (Spec.NextFile) on from the file open as fd,
+// which the filesystem refused to grow at job offset off: it is synced (a copy's part is on
+// the drive before the next begins) and kept open until the job ends, and the file NextFile
+// names is opened in its place, written from its start. more is false when NextFile could
+// not give one (the job then ends with its figures).
+func (r *run) nextFile(fd int, off int64) (next int, more bool, err error) {
+	s := r.spec
+	if r.fileLimit == 0 {
+		r.fileLimit = off - r.fileBase
+	}
+	if off == r.fileBase {
+		// Not one block fitted in a fresh file: there is no limit to go around.
+		return fd, false, ioError(r.tgt, true, off-r.fileBase, s.BlockSize, unix.EFBIG)
+	}
+	if err := unix.Fsync(fd); err != nil {
+		return fd, false, ioError(r.tgt, true, 0, 0, err)
+	}
+	path, err := s.NextFile()
+	if err != nil {
+		r.nextErr = err.Error()
+		return fd, false, nil
+	}
+	nfd, err := unix.Open(path, openFlags(s, true), 0)
+	if err != nil {
+		r.nextErr = openError(path, s.Direct, err).Error()
+		return fd, false, nil
+	}
+	r.parts = append(r.parts, fd)
+	r.tgt.fd, r.fileBase = nfd, off
+	r.files++
+	return nfd, true, nil
 }

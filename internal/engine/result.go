@@ -49,6 +49,12 @@ type Result struct {
 	// Interrupted is set when the job was stopped early (a signal); the figures cover what
 	// ran until then.
 	Interrupted bool `json:"interrupted"`
+	// FileSizeLimitBytes is where the filesystem refused to grow a file (EFBIG: its
+	// largest file) in a write split across files (Spec.NextFile); Files is how many files
+	// it wrote; NextFileErr says why it could not go on into another, when it could not.
+	FileSizeLimitBytes int64  `json:"file_size_limit_bytes,omitempty"`
+	Files              int    `json:"files,omitempty"`
+	NextFileErr        string `json:"next_file_error,omitempty"`
 }
 
 // Direction is one direction's share of a job.

@@ -48,6 +48,9 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 			err = cerr
 		}
 	}()
+	if s.NextFile != nil && tgt.kind != kindFile {
+		return nil, fmt.Errorf("%s: a write split across files at a file-size limit needs a file the caller made, not a %s", s.Target, tgt.kind)
+	}
 	if s.Seed == 0 {
 		s.Seed = newSeed()
 	}
@@ -90,9 +93,17 @@ func Run(ctx context.Context, spec Spec) (res *Result, err error) {
 		}
 	}()
 
+	defer func() {
+		for _, fd := range r.parts {
+			unix.Close(fd)
+		}
+	}()
 	res, err = measure(ctx, r, be, jobs)
 	if err != nil {
 		return nil, err
+	}
+	if s.NextFile != nil && r.fileLimit > 0 {
+		res.FileSizeLimitBytes, res.Files, res.NextFileErr = r.fileLimit, r.files+1, r.nextErr
 	}
 	res.EngineNote = strings.Join(append(nonEmpty(note), r.notes...), "; ")
 	res.LayoutBytes = layoutBytes
@@ -302,6 +313,11 @@ func sample(ctx context.Context, r *run, jobs []*job, t0 time.Duration) (series 
 		select {
 		case <-ticker.C:
 			point()
+			// The clock ends the window too, so a deadline timer that is late to fire (a
+			// starved scheduler) cannot keep a short test reading for minutes.
+			if s.Runtime > 0 && r.now()-t0 >= s.Runtime {
+				return series, false, true
+			}
 		case <-deadline:
 			point()
 			return series, false, true

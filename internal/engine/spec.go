@@ -95,6 +95,13 @@ type Spec struct {
 	Log func(format string, args ...any)
 	// Seed makes offsets and data reproducible when non-zero.
 	Seed uint64
+	// NextFile, when set, makes a sequential write to a file a copy split into parts: the
+	// file grows as the job writes it (nothing is laid out first), and when the filesystem
+	// refuses a write as past its largest file (EFBIG: FAT32's 4 GiB), the job goes on from
+	// the start of the file NextFile returns (created by the caller, who also removes it).
+	// An error from NextFile ends the job there, its figures kept (Result.FileSizeLimitBytes
+	// set, Result.NextFileErr saying why). psync, one job at queue depth 1 only.
+	NextFile func() (string, error)
 }
 
 // Progress is one sample of a running job, for live displays.
@@ -153,6 +160,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.FsyncEvery < 0 {
 		return fmt.Errorf("fsync interval %d cannot be negative", s.FsyncEvery)
+	}
+	if s.NextFile != nil && (s.Pattern != Write || s.QD != 1 || s.Jobs != 1 || s.Engine != EnginePsync) {
+		return fmt.Errorf("a write split across files at a file-size limit is a sequential write of one job at queue depth 1 on psync")
 	}
 	if s.SeriesInterval == 0 {
 		s.SeriesInterval = seriesIntervalFor(s.Runtime)

@@ -141,6 +141,10 @@ func openExistingFile(s *Spec, info TargetInfo) (*target, error) {
 		// offsets stay inside the file.
 		t.needsLayout = ws > size
 	}
+	if s.NextFile != nil {
+		// A copy split into parts grows each file as it writes it.
+		t.needsLayout = false
+	}
 	return t, nil
 }
 

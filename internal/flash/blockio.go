@@ -80,6 +80,23 @@ func (b *blockIO) read(off int64, n int) ([]byte, error) {
 	return p, nil
 }
 
+// readInto reads len(p) bytes at off into p, which must be aligned (alignedBuf): a scan
+// reuses one buffer rather than clearing a new one for every request.
+func (b *blockIO) readInto(p []byte, off int64) error {
+	got, err := b.dev.ReadAt(p, off)
+	b.bytesRead += int64(got)
+	if err == nil && got < len(p) {
+		err = errShort
+	}
+	if errors.Is(err, io.EOF) {
+		err = errShort
+	}
+	if err != nil {
+		return &ioErr{op: "read", off: off, err: err}
+	}
+	return nil
+}
+
 func (b *blockIO) write(p []byte, off int64) error {
 	if uintptr(unsafe.Pointer(&p[0]))%alignment != 0 {
 		q := alignedBuf(len(p))

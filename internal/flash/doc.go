@@ -7,6 +7,9 @@
 // whole device; every block overwritten is saved first and written back (journal.go) unless
 // the caller asked for a destructive probe. A directory is checked in the manner of f3write
 // and f3read: its free space is filled with stamped files that are read back and removed.
+// A full verify (full.go, scan.go) reads every block after the probe, with ddrescue's error
+// handling (skip ahead, read back, trim the edges), and maps the read speed by position and
+// its slow zones; in rewrite mode each request goes through the journal, one at a time.
 //
 // Geometry (geometry.go): the erase block / allocation unit is estimated from read timing
 // across candidate boundaries, flashbench's -a method, with a confidence, or "unknown".

@@ -65,7 +65,7 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 		return nil, fmt.Errorf("making the working directory in %s: %w", o.Dir, err)
 	}
 	f := &fill{o: o, ctx: ctx, wd: wd, nonce: nonce, total: total, fileBytes: fileBytes, direct: true,
-		writeFailAt: -1, failedChunks: map[int64]bool{}, mapped: true}
+		writeFailAt: -1, failedChunks: map[int64]bool{}, mapped: true, firstBad: -1, lastGood: -1}
 	f.report = &FillReport{Dir: o.Dir, FreeBytes: free, FileBytes: fileBytes, Swept: swept, Direct: true}
 	res := &Result{Mode: ModeFill, Target: o.Dir, Verdict: Unknown, GranularityBytes: SectorBytes, Fill: f.report}
 	defer func() {
@@ -87,7 +87,7 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 		res.ClaimedBytes = f.total
 		f.bad(f.writeFailAt, f.total-f.writeFailAt, FailureIOError, SectorForeign, -1)
 	}
-	res.BytesWritten, res.BytesRead = f.written, f.readBytes
+	res.BytesWritten, res.BytesRead = f.written-f.refusedBytes, f.readBytes
 	res.DurationS = time.Since(start).Seconds()
 	res.VerdictS = res.DurationS
 	f.report.Files = f.files
@@ -104,6 +104,14 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 		return res, fmt.Errorf("%v (the test files were removed)", runErr)
 	}
 	fillVerdict(res, f.report, f.firstBad, f.fakeEnd(res), f.kind, f.seen)
+	if res.Failure == FailureIOError {
+		switch {
+		case f.writesRefused && f.readsRefused:
+			res.FailureDetail = "writes and reads fail with I/O errors"
+		case f.writesRefused:
+			res.FailureDetail = "writes fail with I/O errors"
+		}
+	}
 	return res, nil
 }
 
@@ -139,6 +147,11 @@ type fill struct {
 	badAfterFirst     int64 // bad bytes at or after firstBad
 	kind              string
 	seen              SectorState
+	// A bucket of the series that held a refused write or read has no rate: failing I/O
+	// returns at once and would read as the drive's fastest stretch.
+	bucketFailed                bool
+	writesRefused, readsRefused bool
+	refusedBytes                int64 // writes the drive refused: counted in written, never landed
 }
 
 // write fills the files, one chunk at a time, stamping each sector with its position in
@@ -186,6 +199,8 @@ func (f *fill) write() error {
 					// The drive refused this chunk: it is bad; go on with the next, unless the
 					// drive refuses everything from here on (a fake's end, or a dead drive).
 					f.failedChunks[pos] = true
+					f.bucketFailed, f.writesRefused = true, true
+					f.refusedBytes += int64(len(buf))
 					f.bad(pos, int64(len(buf)), FailureIOError, SectorForeign, -1)
 					off += int64(len(buf))
 					f.written += int64(len(buf))
@@ -204,7 +219,7 @@ func (f *fill) write() error {
 			fails = 0
 			if bucketBytes >= f.bucket || f.written == f.total {
 				f.point(pos+int64(len(buf))-bucketBytes, bucketBytes, time.Since(bucketStart), true)
-				bucketBytes = 0
+				bucketBytes, f.bucketFailed = 0, false
 			}
 			f.progress("write", f.written, f.total)
 		}
@@ -267,7 +282,6 @@ func (f *fill) closeWritten(fd int, path string) error {
 
 // read reads every file back and judges every sector against its place in the stream.
 func (f *fill) read() error {
-	f.firstBad, f.lastGood = -1, -1
 	buf := alignedBuf(fillChunkBytes)
 	var pos int64
 	pt := 0
@@ -305,6 +319,7 @@ func (f *fill) read() error {
 				bucketStart = time.Now()
 			}
 			if f.failedChunks[pos] { // its write failed: counted already, nothing to read
+				f.bucketFailed = true
 				off += int64(want)
 				pos += int64(want)
 				bucketBytes += int64(want)
@@ -319,6 +334,7 @@ func (f *fill) read() error {
 			case err != nil && (isMediaError(err) || errors.Is(err, unix.EUCLEAN) || errors.Is(err, unix.EBADMSG)):
 				// EUCLEAN, EBADMSG: the filesystem found its own structures damaged (on a
 				// fake card, by data written past the real size)
+				f.bucketFailed, f.readsRefused = true, true
 				f.readFailed(fd, buf[:want], pos, off)
 			case err != nil:
 				unix.Close(fd)
@@ -334,11 +350,11 @@ func (f *fill) read() error {
 			bucketBytes += int64(want)
 			if bucketBytes >= f.bucket || pos == f.written {
 				d := time.Since(bucketStart).Seconds()
-				if pt < len(f.report.Series) && d > 0 {
+				if pt < len(f.report.Series) && d > 0 && !f.bucketFailed {
 					f.report.Series[pt].ReadMBPerS = float64(bucketBytes) / d / 1e6
 				}
 				pt++
-				bucketBytes = 0
+				bucketBytes, f.bucketFailed = 0, false
 			}
 			f.progress("read", pos, f.written)
 		}
@@ -408,6 +424,8 @@ func (f *fill) bad(pos, n int64, kind string, st SectorState, phys int64) {
 		r.OverwrittenBytes += n
 	case FailureCorrupt:
 		r.CorruptedBytes += n
+	case FailureIOError:
+		r.FailedBytes += n
 	default:
 		r.ChangedBytes += n
 	}
@@ -476,7 +494,11 @@ func (f *fill) tailBad() bool {
 
 func (f *fill) point(off, n int64, d time.Duration, write bool) {
 	if s := d.Seconds(); s > 0 && write {
-		f.report.Series = append(f.report.Series, SeriesPoint{OffsetBytes: off, Bytes: n, WriteMBPerS: float64(n) / s / 1e6})
+		p := SeriesPoint{OffsetBytes: off, Bytes: n}
+		if !f.bucketFailed {
+			p.WriteMBPerS = float64(n) / s / 1e6
+		}
+		f.report.Series = append(f.report.Series, p)
 	}
 }
 

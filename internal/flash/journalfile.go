@@ -78,6 +78,9 @@ type journalFile struct {
 	w        *bufio.Writer
 	unsynced int64
 	bytes    int64
+	header   int64 // bytes of the header: what reset keeps
+	// pending is set by a full scan while the one request its journal holds is not back.
+	pending bool
 }
 
 // createJournal makes the journal at path (which must not exist) and syncs its header and
@@ -100,7 +103,7 @@ func createJournal(path string, h JournalHeader) (*journalFile, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("writing the journal %s: %w", path, err)
 	}
-	return &journalFile{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), bytes: int64(len(hdr))}, nil
+	return &journalFile{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), bytes: int64(len(hdr)), header: int64(len(hdr))}, nil
 }
 
 // append adds one entry; it reaches the file by the next sync.
@@ -137,6 +140,27 @@ func (jf *journalFile) sync() error {
 		return fmt.Errorf("writing the journal %s: %w", jf.path, err)
 	}
 	jf.unsynced = 0
+	return nil
+}
+
+// reset drops every entry (their blocks are all back on the disk), keeping the header, and
+// syncs: a full scan's journal holds one request at a time.
+func (jf *journalFile) reset() error {
+	if jf.bytes == jf.header {
+		return nil
+	}
+	jf.w.Reset(jf.f)
+	err := jf.f.Truncate(jf.header)
+	if err == nil {
+		_, err = jf.f.Seek(jf.header, 0)
+	}
+	if err == nil {
+		err = jf.f.Sync()
+	}
+	if err != nil {
+		return fmt.Errorf("emptying the journal %s: %w", jf.path, err)
+	}
+	jf.bytes, jf.unsynced = jf.header, 0
 	return nil
 }
 
@@ -289,6 +313,24 @@ func JournalBytesBound(sizeBytes, maxFlushBytes int64, logicalBlockBytes int) in
 	blocks := quickSamples + survey + 2*search
 	bound := min(maxFlushBytes, p.size) + blocks*block
 	return bound + (bound/block+1)*(entryHeaderBytes+entryTrailerBytes) + 64<<10
+}
+
+// ProbeWriteBytesBound is the most a probe writes to a device of sizeBytes with the given
+// flush limit: the flush region and every sample the method can write (as JournalBytesBound
+// counts them), and as much again to put them back unless it is destructive.
+func ProbeWriteBytesBound(sizeBytes, maxFlushBytes int64, logicalBlockBytes int, destructive bool) int64 {
+	block := max(int64(probeBlockBytes), int64(logicalBlockBytes))
+	if maxFlushBytes <= 0 {
+		maxFlushBytes = DefaultMaxFlushBytes
+	}
+	p := &prober{size: sizeBytes / block * block, block: block}
+	survey := p.size/max(p.block, p.surveySpacing()) + 1
+	blocks := quickSamples + survey + 2*int64(32*5+6*257)
+	n := min(maxFlushBytes, p.size) + blocks*block
+	if !destructive {
+		n *= 2
+	}
+	return n
 }
 
 // RestoreJournal writes back every block a journal holds, newest first, and reads them all

@@ -44,8 +44,10 @@ type ProbeOptions struct {
 type Progress struct {
 	Phase   string // "prepare", "probe", "flush", "confirm", "restore", "write", "read", "geometry"
 	Message string
-	// Done and Total count bytes (fill) or steps (probe); Total 0 when unknown.
+	// Done and Total count bytes (fill, full scan) or steps (probe); Total 0 when unknown.
 	Done, Total int64
+	// WrittenBytes is what the probe wrote so far, its restore included.
+	WrittenBytes int64
 }
 
 // DefaultMaxFlushBytes is the default of ProbeOptions.MaxFlushBytes: 128 MiB, 32 times the
@@ -225,7 +227,7 @@ func newProber(ctx context.Context, dev Device, o ProbeOptions) (*prober, error)
 func (p *prober) report(phase, msg string) {
 	p.step++
 	if p.o.Progress != nil {
-		p.o.Progress(Progress{Phase: phase, Message: msg, Done: p.step})
+		p.o.Progress(Progress{Phase: phase, Message: msg, Done: p.step, WrittenBytes: p.io.bytesWritten})
 	}
 }
 

@@ -16,6 +16,9 @@ const (
 	Damaged Verdict = "damaged"
 	// Unknown: the verify stopped (interrupted, or the device went away) before a verdict.
 	Unknown Verdict = "unknown"
+	// Readable: a read-only full scan read every block; the capacity was not checked (only
+	// writing can tell a fake).
+	Readable Verdict = "readable"
 )
 
 // Failure kinds: how a fake or damaged drive fails where it fails.
@@ -69,7 +72,12 @@ type Result struct {
 	// PartitionFix is a partition that keeps data inside the usable size (fake drives).
 	PartitionFix *PartitionFix `json:"partition_fix,omitempty"`
 	Fill         *FillReport   `json:"fill,omitempty"`
-	Notes        []string      `json:"notes,omitempty"`
+	// Surface is the full scan's map (mode full): what it read, the speed by position.
+	Surface *Surface `json:"surface,omitempty"`
+	// SlowZones are stretches of the surface reading at under half the median rate: a
+	// finding, not damage.
+	SlowZones []SlowZone `json:"slow_zones,omitempty"`
+	Notes     []string   `json:"notes,omitempty"`
 }
 
 // Region is a stretch of the device or fill stream, [StartByte, EndByte). When Exact is
@@ -110,6 +118,8 @@ type FillReport struct {
 	CorruptedBytes   int64 `json:"corrupted_bytes"`
 	OverwrittenBytes int64 `json:"overwritten_bytes"`
 	ChangedBytes     int64 `json:"changed_bytes"`
+	// FailedBytes could not be written or read back (I/O errors).
+	FailedBytes int64 `json:"failed_bytes,omitempty"`
 	// BadRanges are where the bad bytes are, in the fill stream (file i holds bytes
 	// [i×FileBytes, (i+1)×FileBytes)); at most maxBadRanges, merged.
 	BadRanges []Region `json:"bad_ranges,omitempty"`
@@ -130,11 +140,12 @@ type FillReport struct {
 	Swept int `json:"swept,omitempty"`
 }
 
-// SeriesPoint is the rate over one stretch of the fill stream, starting at OffsetBytes.
+// SeriesPoint is the rate over one stretch of the fill stream or the disk (a full scan),
+// starting at OffsetBytes; a rate not measured (a read-only scan writes nothing) is left out.
 type SeriesPoint struct {
 	OffsetBytes int64   `json:"offset_bytes"`
 	Bytes       int64   `json:"bytes"`
-	WriteMBPerS float64 `json:"write_mb_per_s"`
+	WriteMBPerS float64 `json:"write_mb_per_s,omitempty"`
 	ReadMBPerS  float64 `json:"read_mb_per_s,omitempty"`
 }
 

@@ -85,6 +85,17 @@ type CardSpec struct {
 	SLCRecover  time.Duration
 
 	BadRegions []BadRegion
+	// SlowZones are stretches that transfer slower than the rest of the card (a worn or
+	// remapped area, a card's slower die): the bytes of an I/O inside a zone go at the zone's
+	// rates, the rest at the card's.
+	SlowZones []SlowZone
+}
+
+// SlowZone is a stretch of card addresses with rates of its own (10^6 bytes/s; 0 keeps the
+// card's rate for that direction).
+type SlowZone struct {
+	OffsetBytes, LengthBytes int64
+	ReadMBps, WriteMBps      float64
 }
 
 const sectorBytes = 512
@@ -134,6 +145,14 @@ func (s CardSpec) check() (CardSpec, error) {
 		}
 		if b.Kind != BadIOError && b.Kind != BadCorrupt {
 			return s, fmt.Errorf("lab: card %s: bad region kind %q: use %q or %q", s.Name, b.Kind, BadIOError, BadCorrupt)
+		}
+	}
+	for _, z := range s.SlowZones {
+		if z.OffsetBytes < 0 || z.LengthBytes <= 0 || z.OffsetBytes+z.LengthBytes > s.ClaimedBytes {
+			return s, fmt.Errorf("lab: card %s: slow zone %+v must lie inside the claimed %d bytes", s.Name, z, s.ClaimedBytes)
+		}
+		if z.ReadMBps < 0 || z.WriteMBps < 0 || (z.ReadMBps == 0 && z.WriteMBps == 0) {
+			return s, fmt.Errorf("lab: card %s: slow zone %+v needs a positive read or write rate", s.Name, z)
 		}
 	}
 	return s, nil
@@ -262,6 +281,20 @@ func (c *Card) Break(broken bool) {
 	c.mu.Lock()
 	c.broken, c.breakIn = broken, -1
 	c.mu.Unlock()
+}
+
+// AddBadRegion makes a stretch of the card go bad from now on, as flash wears out under a
+// filesystem already made on it.
+func (c *Card) AddBadRegion(b BadRegion) error {
+	s := c.spec
+	s.BadRegions = append(slices.Clone(s.BadRegions), b)
+	if _, err := s.check(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.spec.BadRegions = s.BadRegions
+	c.mu.Unlock()
+	return nil
 }
 
 // BreakAfter makes the card fail every I/O after n more I/Os.
@@ -572,6 +605,7 @@ func (c *Card) Schedule(op Op, off, n int64, now time.Time) time.Time {
 			transfer = atRate(n, s.WriteMBps)
 		}
 	}
+	transfer += c.slowZonesExtra(op, off, n)
 	if eb := s.EraseBlockBytes; eb > 0 && n > 0 && off/eb != (off+n-1)/eb {
 		fixed += s.BoundaryLatency
 	}
@@ -579,6 +613,26 @@ func (c *Card) Schedule(op Op, off, n int64, now time.Time) time.Time {
 	c.credit -= given
 	c.busyUntil = start.Add(fixed + transfer - given)
 	return c.busyUntil
+}
+
+// slowZonesExtra is the time the bytes of [off, off+n) inside slow zones take beyond what
+// the card's own rate gave them.
+func (c *Card) slowZonesExtra(op Op, off, n int64) time.Duration {
+	var extra time.Duration
+	for _, z := range c.spec.SlowZones {
+		in := min(off+n, z.OffsetBytes+z.LengthBytes) - max(off, z.OffsetBytes)
+		if in <= 0 {
+			continue
+		}
+		base, slow := c.spec.ReadMBps, z.ReadMBps
+		if op == OpWrite {
+			base, slow = c.spec.WriteMBps, z.WriteMBps
+		}
+		if slow > 0 {
+			extra += atRate(in, slow) - atRate(in, base)
+		}
+	}
+	return max(extra, 0)
 }
 
 // maxCredit bounds the time a card gives back (oversleep, host turnaround), so a pause or a

@@ -290,3 +290,30 @@ func TestCardHoldWrites(t *testing.T) {
 	c.ReleaseWrites(false)
 	write(t, c, 0, pattern(4096, 3))
 }
+
+// TestCardScheduleSlowZone: the bytes of an I/O inside a slow zone go at the zone's rate, the
+// rest at the card's, and the zone's reads do not slow its writes when it gives no write rate.
+func TestCardScheduleSlowZone(t *testing.T) {
+	now := time.Unix(1000, 0)
+	for _, tc := range []struct {
+		op        Op
+		off, n    int64
+		want      time.Duration
+		situation string
+	}{
+		{OpRead, 0, 1e6, 10 * time.Millisecond, "outside the zone at 100 MB/s"},
+		{OpRead, 8e6, 1e6, 100 * time.Millisecond, "inside the zone at 10 MB/s"},
+		{OpRead, 7.5e6, 1e6, 5*time.Millisecond + 50*time.Millisecond, "half in, half out"},
+		{OpWrite, 8e6, 1e6, 20 * time.Millisecond, "a write in a zone with no write rate at the card's"},
+	} {
+		// A fresh card each time: no queue, no turnaround credit.
+		c := newCard(t, CardSpec{ClaimedBytes: 64 * mib, ReadMBps: 100, WriteMBps: 50,
+			SlowZones: []SlowZone{{OffsetBytes: 8e6, LengthBytes: 4e6, ReadMBps: 10}}})
+		if d := c.Schedule(tc.op, tc.off, tc.n, now).Sub(now); d != tc.want {
+			t.Errorf("%s: took %v, want %v", tc.situation, d, tc.want)
+		}
+	}
+	if _, err := NewCard(CardSpec{Name: "z", ClaimedBytes: 16 * mib, SlowZones: []SlowZone{{OffsetBytes: 15 * mib, LengthBytes: 2 * mib, ReadMBps: 1}}}); err == nil {
+		t.Error("a slow zone past the card's end was accepted")
+	}
+}

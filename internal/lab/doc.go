@@ -9,8 +9,10 @@
 // sets — claimed against real capacity and how the card fails past it (wrap, writes dropped
 // and read back as zeros, 0xff or stale data, I/O errors), a write cache that hides dropped
 // writes until evicted, an erase block whose boundary costs latency, an SLC cache, bad
-// regions, rates — and UpCard serves it as one FUSE file (FOPEN_DIRECT_IO, so nothing caches
-// between the kernel and the card) attached to a loop device with direct I/O. The FUSE server
+// regions (unreadable stretches answering I/O errors, or corrupt data; also added later,
+// AddBadRegion), slow zones with rates of their own, rates — and UpCard serves it as one FUSE
+// file (FOPEN_DIRECT_IO, so nothing caches between the kernel and the card) attached to a
+// loop device with direct I/O. The FUSE server
 // lives in the test process: when that process dies, the mount answers ENOTCONN and its loop
 // device fails every I/O; SweepOrphans detaches and unmounts such cards as it does images.
 //

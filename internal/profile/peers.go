@@ -46,8 +46,8 @@ var (
 
 	// The sustained profile's peer is the copy it stands for: 8 GiB written sequentially
 	// (cp of an 8 GiB file, dd bs=1M count=8192 oflag=direct).
-	peerLargeCopy = PeerWrites{Tool: "an 8 GiB file copy", Bytes: 8 * GiB,
-		How: "dd bs=1M count=8192 oflag=direct: the copy the profile measures"}
+	peerLargeCopy = PeerWrites{Tool: "a 10 GiB file copy", Bytes: 10 * GiB,
+		How: "dd bs=1M count=10240 oflag=direct: the copy the profile measures"}
 
 	// quick mirrors no tool: its bound is iomark's own (set with the profile, issue 4), below
 	// every peer above. Tool is printed at the start of every quick run: no issue numbers.

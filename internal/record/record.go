@@ -50,6 +50,9 @@ type Run struct {
 	// Power says where the power figures of the tests and samples come from; absent when
 	// the machine reports no power and none was typed in (docs/power.md).
 	Power *Power `json:"power,omitempty"`
+	// DriveTemp says where the samples' drive_temp_c comes from; absent when no drive
+	// temperature was read (docs/result-record.md).
+	DriveTemp *DriveTemp `json:"drive_temp,omitempty"`
 
 	Tests    []Test         `json:"tests"`
 	Scores   Scores         `json:"scores"`
@@ -141,6 +144,20 @@ type Power struct {
 	MeterWatts *float64 `json:"meter_watts,omitempty"`
 }
 
+// DriveTemp is the source of a run's drive temperatures, sampled over the run.
+type DriveTemp struct {
+	// Source: "hwmon" (the kernel's sensor: NVMe, drivetemp for SATA), "nvme-smart-log" or
+	// "ata-smart" (the drive asked again during the run: SMART or SCT status), "typed" (read
+	// off a thermometer or thermal camera and typed during the run, --drive-temp-c -) or
+	// "file" (lines a logger appended to a file during the run, --drive-temp-c FILE).
+	Source string `json:"source"`
+	// Sensor names what was read: the device asked, or the file.
+	Sensor string `json:"sensor,omitempty"`
+	// EveryS is the least time between two readings of a source iomark polls; absent for
+	// readings that come when the user or logger gives them.
+	EveryS float64 `json:"every_s,omitempty"`
+}
+
 // Network is the network side of a network copy: what arrived, how fast, and which side
 // held the copy back.
 type Network struct {
@@ -196,8 +213,14 @@ type Sustained struct {
 	// StopReason says what ended the write: "settled" (the rate after the cliff settled),
 	// "size" (it reached its byte bound), "free-space" (the filesystem's free space less the
 	// margin), "byte-budget" (the profile's write budget), "time", "time-budget" (the profile's
-	// time left) or "interrupted". Absent in records made before iomark said.
+	// time left), "file-size-limit" (the filesystem's largest file, when no further file could
+	// be made) or "interrupted". Absent in records made before iomark said.
 	StopReason string `json:"stop_reason,omitempty"`
+	// FileSizeLimitBytes is the filesystem's largest file when the write met it (EFBIG:
+	// FAT32's 4 GiB) and went on in further files, as a copy of a large file must; Files is
+	// how many it wrote. Absent when the write fitted in one file.
+	FileSizeLimitBytes int64 `json:"file_size_limit_bytes,omitempty"`
+	Files              int   `json:"files,omitempty"`
 }
 
 // Scores are single-number summaries. Absent means not computed for this profile.

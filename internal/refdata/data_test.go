@@ -32,7 +32,7 @@ func TestEveryRowHasURLAndDateOrReason(t *testing.T) {
 // takes part, so two runs of one drive stay distinct by their figures, dates or URLs.
 func TestNoDuplicateRows(t *testing.T) {
 	seen := map[string]int{}
-	for i, line := range strings.Split(strings.TrimSpace(string(publishedCSV)), "\n")[1:] {
+	for i, line := range strings.Split(strings.TrimSpace(string(sourceCSV(t))), "\n")[1:] {
 		if prev, ok := seen[line]; ok {
 			t.Errorf("rows %d and %d are identical", prev, i+1)
 		}

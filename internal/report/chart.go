@@ -73,6 +73,7 @@ var (
 	colorCeiling   = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff} // link ceiling, cliff
 	colorSoC       = color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}
 	colorDrive     = color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+	colorHeadline  = color.RGBA{R: 0x11, G: 0x11, B: 0x11, A: 0xff} // a sustained write's figure
 )
 
 const (
@@ -402,6 +403,22 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		}
 		p.x.max = max(p.x.max, s.CliffAtS)
 	}
+	if keep := longCopyRate(t); keep > 0 {
+		// The rate a long copy keeps, drawn where it holds. It is the test's figure in every
+		// record made since the figure became it; an older record's figure is the whole
+		// write's average, so the line is drawn from the sustained block, not from it.
+		from := 0.0
+		if t.Sustained.CliffFound {
+			from = t.Sustained.CliffAtS
+		}
+		style := draw.LineStyle{Color: colorHeadline, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
+		p.add(polyline{[][2]float64{{from, keep}, {maxX, keep}}, style})
+		label := fmt.Sprintf("%s MB/s: the rate a long copy keeps (the test's figure)", fmtRate(keep))
+		if math.Abs(keep-t.MBPerS) > 0.01*keep {
+			label = fmt.Sprintf("%s MB/s: the rate a long copy keeps", fmtRate(keep))
+		}
+		p.legend = append(p.legend, legendEntry{label, style})
+	}
 	c.panels = append(c.panels, panel{p, 3.5 * vg.Inch})
 
 	var soc, drive [][2]float64
@@ -436,7 +453,7 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		xy    [][2]float64
 		c     color.Color
 		label string
-	}{{soc, colorSoC, "SoC, °C"}, {drive, colorDrive, "drive, °C"}} {
+	}{{soc, colorSoC, "SoC, °C"}, {drive, colorDrive, "drive, °C" + driveTempFrom(r)}} {
 		if len(s.xy) == 0 {
 			continue
 		}
@@ -457,4 +474,18 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 	}
 	c.panels = append(c.panels, panel{tp, 2.5 * vg.Inch})
 	return c, nil
+}
+
+// longCopyRate is the rate a long copy keeps as the sustained block records it: the settled
+// rate, else the rate after the cliff; 0 when the write found neither.
+func longCopyRate(t *record.Test) float64 {
+	switch s := t.Sustained; {
+	case s == nil:
+		return 0
+	case s.SteadyState && s.SteadyMBPerS > 0:
+		return s.SteadyMBPerS
+	case s.CliffFound && s.AfterMBPerS > 0:
+		return s.AfterMBPerS
+	}
+	return 0
 }

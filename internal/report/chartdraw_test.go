@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"image/png"
 	"math"
 	"strings"
@@ -65,5 +67,20 @@ func TestChartFontMeasures(t *testing.T) {
 	sty := textStyle(10, nil, 0, 0)
 	if w1, w2 := sty.Width("i"), sty.Width("iiii"); !(w2 > 3*w1) || w1 <= 0 {
 		t.Errorf("widths %v, %v", w1, w2)
+	}
+}
+
+// TestChartFontIsLiberationSans: the embedded font is the TTF font/README.md names, byte for
+// byte, and parses.
+func TestChartFontIsLiberationSans(t *testing.T) {
+	ttf, err := chartFontTTF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := fmt.Sprintf("%x", sha256.Sum256(ttf)); sum != "597589a852868f782c68e25112bab7785b34bc726f6160dca1519198c6e8c762" {
+		t.Errorf("embedded TTF has SHA-256 %s, not Liberation Sans Regular 2.1.5's", sum)
+	}
+	if chartFonts() == nil {
+		t.Error("no font cache")
 	}
 }

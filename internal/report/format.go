@@ -298,6 +298,26 @@ func RunLine(r *record.Run, s *Saved) string {
 	return "run " + id + " not saved"
 }
 
+// ExportHint names the export a run is usually wanted in, for the line after a saved run:
+// the paste-ready block of a sbc-reviews run, the chart over time of a sustained write. ""
+// for other runs, and for a run that was not saved (export reads the results database).
+func ExportHint(r *record.Run, s *Saved) string {
+	if s == nil || s.Where == "" {
+		return ""
+	}
+	id := s.ShortID
+	if id == "" {
+		id = r.ID
+	}
+	switch {
+	case r.Profile == "sbc-reviews" && len(r.Tests) > 0:
+		return fmt.Sprintf("the block to paste into a geerlingguy/sbc-reviews issue: `iomark export %s --format sbc-reviews`", id)
+	case sustainedTest(r) != nil:
+		return fmt.Sprintf("the write's rate and temperatures over time: `iomark export %s --format png` (or html)", id)
+	}
+	return ""
+}
+
 // wroteLine is printed with every result (DESIGN.md principle 4).
 func wroteLine(r *record.Run) string {
 	s := fmt.Sprintf("wrote %s in %s", fmtBytes(r.BytesWritten), fmtSeconds(r.DurationS))

@@ -2,8 +2,9 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"html/template"
+	"html"
 	"io"
 	"strings"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // htmlExporter writes one standalone page: the Markdown report's content as HTML with the
-// charts inlined as SVG. No external assets, no JavaScript; html/template escapes every text.
+// charts inlined as SVG. No external assets, no JavaScript; the page is a templ component
+// (html.templ), which escapes every text as html/template would, without executing a template
+// by reflection (docs/decisions.md, "Binary size").
 type htmlExporter struct{}
 
 func (htmlExporter) Name() string { return "html" }
@@ -19,7 +22,7 @@ func (htmlExporter) Ext() string  { return "html" }
 
 type htmlRun struct {
 	runView
-	Charts         []template.HTML // inline SVG from gonum, whose text it escapes itself
+	Charts         []trustedHTML // inline SVG from our own renderer, which escapes its text itself
 	ChartErrs      []string
 	CompareHeader  []string
 	CompareRows    [][]string
@@ -57,7 +60,7 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 				hr.ChartErrs = append(hr.ChartErrs, err.Error())
 				continue
 			}
-			hr.Charts = append(hr.Charts, template.HTML(inlineSVG(svg)))
+			hr.Charts = append(hr.Charts, trustedHTML(inlineSVG(svg)))
 		}
 		if c := hr.Compare; c != nil {
 			hr.HasComparison = true
@@ -69,7 +72,7 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 		page.Runs = append(page.Runs, hr)
 	}
 	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, page); err != nil {
+	if err := htmlPage(page.Title, page.Runs).Render(context.Background(), &buf); err != nil {
 		return fmt.Errorf("html export: %w", err)
 	}
 	if _, err := buf.WriteTo(w); err != nil {
@@ -78,23 +81,31 @@ func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error 
 	return nil
 }
 
+// trustedHTML is markup written as it is: only what this package builds and escapes itself.
+type trustedHTML string
+
+func (h trustedHTML) Render(_ context.Context, w io.Writer) error {
+	_, err := io.WriteString(w, string(h))
+	return err
+}
+
 // htmlProse escapes one of the report's sentences for HTML and sets each command it quotes
 // between backticks in <code>, as mdProse does for Markdown; text with an unpaired backtick is
 // escaped as it is.
-func htmlProse(s string) template.HTML {
+func htmlProse(s string) trustedHTML {
 	parts := strings.Split(s, "`")
 	if len(parts)%2 == 0 {
-		return template.HTML(template.HTMLEscapeString(s))
+		return trustedHTML(html.EscapeString(s))
 	}
 	var b strings.Builder
 	for i, p := range parts {
 		if i%2 == 1 {
-			b.WriteString("<code>" + template.HTMLEscapeString(p) + "</code>")
+			b.WriteString("<code>" + html.EscapeString(p) + "</code>")
 			continue
 		}
-		b.WriteString(template.HTMLEscapeString(p))
+		b.WriteString(html.EscapeString(p))
 	}
-	return template.HTML(b.String())
+	return trustedHTML(b.String())
 }
 
 // inlineSVG drops the XML prolog and comment before <svg, which HTML does not want inline.
@@ -104,70 +115,3 @@ func inlineSVG(svg []byte) []byte {
 	}
 	return svg
 }
-
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"prose": htmlProse}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-body { font-family: sans-serif; max-width: 72rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; margin: 0.5rem 0; }
-th, td { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
-td.n { text-align: right; }
-.sev-bad { color: #b00; font-weight: bold; } .sev-warn { color: #a60; font-weight: bold; }
-.chart svg { max-width: 100%; height: auto; }
-</style>
-</head>
-<body>
-{{range .Runs}}
-<section>
-<h1>{{.Title}}</h1>
-<table>
-{{range .Facts}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>
-{{end}}</table>
-
-<h2>Tests</h2>
-{{if .TestRows}}<table>
-<tr>{{range .TestHeader}}<th>{{.}}</th>{{end}}</tr>
-{{range .TestRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
-<p>MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; ±CI95 is the half-width of the 95% confidence interval of the median; link ceiling is MB/s as a share of the slowest hop's ceiling.</p>
-{{else}}<p>No test completed.</p>{{end}}
-
-{{if .SBCRows}}<h2>sbc-reviews table</h2>
-<table>
-<tr>{{range .SBCHeader}}<th>{{.}}</th>{{end}}</tr>
-{{range .SBCRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
-<p>{{.SBCNote}}.</p>{{end}}
-
-<h2>Scores</h2>
-{{if .Scores}}<ul>{{range .Scores}}<li>{{prose .}}</li>{{end}}</ul>{{else}}<p>No score for this profile.</p>{{end}}
-
-<h2>Findings</h2>
-{{if .Findings}}<ul>
-{{range .Findings}}<li><span class="sev-{{.Severity}}">{{.Severity}}</span> <code>{{.ID}}</code>: {{prose .Message}}
-{{if .Fix}}<br>Fix: {{prose .Fix}}{{end}}{{if .Evidence}}<br>Evidence: {{.Evidence}}{{end}}</li>
-{{end}}</ul>{{else}}<p>None.</p>{{end}}
-
-{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{prose .}}</li>{{end}}</ul>{{end}}
-
-{{if .HasComparison}}<h2>Published results{{.ComparisonName}}</h2>
-{{if .CompareRows}}<table>
-<tr>{{range .CompareHeader}}<th>{{.}}</th>{{end}}</tr>
-{{range .CompareRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{end}}
-<ul>{{range .CompareNotes}}<li>{{prose .}}</li>{{end}}</ul>{{end}}
-
-<h2>Charts</h2>
-{{range .Charts}}<div class="chart">{{.}}</div>
-{{end}}{{range .ChartErrs}}<p>Chart not drawn: {{.}}</p>
-{{end}}
-<p>{{.Wrote}}.</p>
-</section>
-{{end}}
-</body>
-</html>
-`))

@@ -18,7 +18,7 @@ func TestHTMLEscapesHostileText(t *testing.T) {
 	if !strings.Contains(out, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Error("the model name is missing from the page")
 	}
-	for _, want := range []string{"<!DOCTYPE html>", "<svg", "rand-read-4k-qd1", "wrote 402.7 MB in 57.4 s"} {
+	for _, want := range []string{"<!doctype html>", "<svg", "rand-read-4k-qd1", "wrote 402.7 MB in 57.4 s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -24,9 +21,7 @@ func (pngExporter) Export(w io.Writer, runs []*record.Run, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("png export: %w", err)
 	}
-	img := vgimg.NewWith(vgimg.UseWH(c.width, c.height()), vgimg.UseDPI(110))
-	c.draw(draw.New(img))
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
+	if err := renderChart(w, c, "png"); err != nil {
 		return fmt.Errorf("png export: %w", err)
 	}
 	return nil

@@ -106,10 +106,10 @@ func sampleSustainedRun() *record.Run {
 		}
 	}
 	r.Tests = []record.Test{{Name: "sustained-write-1m", Op: "write", BS: 1 << 20, QD: 1, Jobs: 1, Direct: true,
-		IOPS: 11.2, MBPerS: 11.8, MiBPerS: 11.25, Primary: "mb_per_s", Runs: 1, DurationS: 120, Bytes: int64(written),
+		IOPS: 8.96, MBPerS: 9.4, MiBPerS: 8.96, Primary: "mb_per_s", Runs: 1, DurationS: 120, Bytes: int64(written),
 		Series: series, Sustained: &record.Sustained{CliffFound: true, CliffAtBytes: 1_136_000_000, CliffAtS: 40.5,
 			BeforeMBPerS: 28.4, AfterMBPerS: 9.4, DropPct: 66.9, SteadyState: true, SteadyMBPerS: 9.4,
-			WrittenBytes: int64(written)}}}
+			WrittenBytes: int64(written), AverageMBPerS: 15.4, StopReason: "settled"}}}
 	r.Sensors = sensors
 	r.Scores = record.Scores{}
 	r.Findings = []record.Finding{}

@@ -22,7 +22,7 @@ func sustainedLines(r *record.Run) []string {
 		line := fmt.Sprintf("%s: wrote %s; ", t.Name, fmtBytes(s.WrittenBytes))
 		switch {
 		case s.CliffFound:
-			line += fmt.Sprintf("cliff after %s and %s: %s MB/s before, %s MB/s after (%.0f%% drop)",
+			line += fmt.Sprintf("cliff after %s and %s (what the drive's cache held, or its heat allowed): %s MB/s before, %s MB/s after (%.0f%% drop)",
 				fmtSeconds(s.CliffAtS), fmtBytes(s.CliffAtBytes), fmtRate(s.BeforeMBPerS), fmtRate(s.AfterMBPerS), s.DropPct)
 		case s.StopReason == "interrupted":
 			line += "no cliff before it was interrupted"
@@ -43,6 +43,9 @@ func sustainedLines(r *record.Run) []string {
 		if why := stopWords[s.StopReason]; why != "" {
 			line += "; stopped: " + why
 		}
+		if s.Files > 1 {
+			line += fmt.Sprintf("; written as %d files, the filesystem's largest file being %s", s.Files, fmtBytes(s.FileSizeLimitBytes))
+		}
 		out = append(out, line, "  heat: "+thermalVerdict(r, t))
 	}
 	return out
@@ -50,19 +53,36 @@ func sustainedLines(r *record.Run) []string {
 
 // stopWords say what ended a sustained write (record.Sustained.StopReason).
 var stopWords = map[string]string{
-	"settled":     "the rate after the cliff had settled",
-	"size":        "it reached its size bound",
-	"free-space":  "the filesystem's free space (less the margin kept free) ran out",
-	"byte-budget": "the profile's write budget was spent",
-	"time":        "it reached its time bound",
-	"time-budget": "the profile's time was spent",
-	"interrupted": "interrupted",
+	"settled":         "the rate after the cliff had settled",
+	"size":            "it reached its size bound",
+	"free-space":      "the filesystem's free space (less the margin kept free) ran out",
+	"byte-budget":     "the profile's write budget was spent",
+	"time":            "it reached its time bound",
+	"time-budget":     "the profile's time was spent",
+	"interrupted":     "interrupted",
+	"file-size-limit": "the filesystem's largest file was reached and no further file could be made",
+}
+
+// driveTempFrom says where a run's drive temperatures come from (record.DriveTemp), as
+// " (…)", or "" when the record does not say.
+func driveTempFrom(r *record.Run) string {
+	if r.DriveTemp == nil {
+		return ""
+	}
+	if w, ok := map[string]string{"hwmon": "kernel sensor", "nvme-smart-log": "NVMe health log", "ata-smart": "SMART",
+		"typed": "typed readings", "file": "readings from a file"}[r.DriveTemp.Source]; ok {
+		return " (" + w + ")"
+	}
+	return ""
 }
 
 // thermalVerdict is the heat judgement of a sustained write (advice.ThermalSuspect, kept in
 // the record) with the temperatures sampled during it.
 func thermalVerdict(r *record.Run, t record.Test) string {
 	what, lo, hi, ok := tempRange(r.Sensors, t.Name)
+	if what == "drive" {
+		what += driveTempFrom(r)
+	}
 	s := t.Sustained
 	switch {
 	case s.ThermalSuspect:

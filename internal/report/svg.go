@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/iomark/iomark/internal/record"
 )
@@ -72,13 +70,11 @@ func chartSVG(r *record.Run, opts Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	canvas := vgsvg.NewWith(vgsvg.UseWH(c.width, c.height()), vgsvg.EmbedFonts(false))
-	c.draw(draw.New(canvas))
 	var buf bytes.Buffer
-	if _, err := canvas.WriteTo(&buf); err != nil {
+	if err := renderChart(&buf, c, "svg"); err != nil {
 		return nil, err
 	}
-	return []byte(svgStyleClasses(svgFitText(buf.String()))), nil
+	return buf.Bytes(), nil
 }
 
 // svgStyleAttr is a style attribute as vgsvg writes it on every path and text.

@@ -161,6 +161,9 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 	}
 	p("%s", wroteLine(run))
 	p("%s", RunLine(run, opts.Saved))
+	if h := ExportHint(run, opts.Saved); h != "" {
+		p("%s", h)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

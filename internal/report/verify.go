@@ -23,12 +23,18 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		// A fill checks the free space it wrote, never the whole drive: say which part.
 		p("%s: GENUINE as far as checked — the %s written and read back held what was written", target, fmtBytes(res.ClaimedBytes))
 		p("  not checked: %s", fillUnchecked(res))
+	case res.Verdict == flash.Genuine && res.Surface != nil:
+		p("%s: GENUINE — all %s it claims held what was written, and every block read", target, fmtBytes(res.ClaimedBytes))
 	case res.Verdict == flash.Genuine:
 		p("%s: GENUINE — all %s it claims held what was written", target, fmtBytes(res.ClaimedBytes))
+	case res.Verdict == flash.Readable:
+		p("%s: READABLE — every block of its %s read without error; capacity not checked (iomark verify --read-only writes nothing, and only writing tells a fake: iomark verify DISK --full --confirm DISK checks it)", target, fmtBytes(res.ClaimedBytes))
 	case res.Verdict == flash.Fake:
 		p("%s: FAKE — it claims %s but holds %s (%d bytes)", target, fmtBytes(res.ClaimedBytes), fmtBytes(res.UsableBytes), res.UsableBytes)
 	case res.Verdict == flash.Damaged && res.Mode == flash.ModeFill:
 		p("%s: DAMAGED — parts of the %s tested lose or refuse data", target, fmtBytes(res.ClaimedBytes))
+	case res.Verdict == flash.Damaged && res.Surface != nil:
+		p("%s: DAMAGED — %s of its %s cannot be read or read back wrong", target, fmtBytes(res.Surface.BadBytes), fmtBytes(res.ClaimedBytes))
 	case res.Verdict == flash.Damaged:
 		p("%s: DAMAGED — regions inside its %s lose or refuse data", target, fmtBytes(res.ClaimedBytes))
 	default:
@@ -54,7 +60,51 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		}
 		p("  bad (%s) %s bytes %d-%d", r.Kind, where, r.StartByte, r.EndByte)
 	}
-	if fx := res.PartitionFix; fx != nil && res.Mode == flash.ModeProbe {
+	if sf := res.Surface; sf != nil {
+		scope := "every block"
+		if sf.ScannedBytes < res.ClaimedBytes {
+			scope = "every block of the first " + fmtBytes(sf.ScannedBytes)
+		}
+		line := fmt.Sprintf("  surface (%s, %s): %s read fine", sf.Mode, scope, fmtBytes(sf.OKBytes))
+		if sf.BadBytes > 0 {
+			line += fmt.Sprintf(", %s bad", fmtBytes(sf.BadBytes))
+		}
+		if sf.UnreadBytes > 0 {
+			line += fmt.Sprintf(", %s not read", fmtBytes(sf.UnreadBytes))
+		}
+		line += fmt.Sprintf(" of %s; read %.1f MB/s (median request %.1f MB/s)", fmtBytes(sf.ScannedBytes), sf.ReadMBPerS, sf.MedianMBPerS)
+		if sf.WriteMBPerS > 0 {
+			line += fmt.Sprintf(", write %.1f MB/s", sf.WriteMBPerS)
+		}
+		p("%s", line)
+		switch {
+		case sf.Stopped == flash.StopErrorBudget:
+			p("  errors took %.0f s, all the %.0f s allowed (iomark verify --error-time): stretches left are bad somewhere inside or not read", sf.ErrorS, sf.ErrorBudgetS)
+		case sf.Stopped == flash.StopDeviceGone:
+			p("  the device stopped answering part way: what follows is the map so far")
+		case sf.Stopped == flash.StopInterrupted:
+			p("  interrupted part way: what follows is the map so far")
+		case sf.ErrorS > 0.05:
+			p("  errors took %.1f s of the %.0f s allowed (iomark verify --error-time)", sf.ErrorS, sf.ErrorBudgetS)
+		}
+		for i, z := range res.SlowZones {
+			if i == 8 {
+				p("  … %d more slow zones (iomark verify --json lists them)", len(res.SlowZones)-i)
+				break
+			}
+			p("  slow (a finding, not damage): bytes %d-%d read at %.1f MB/s, under half the median %.1f MB/s", z.StartByte, z.EndByte, z.ReadMBPerS, z.MedianMBPerS)
+		}
+		for i, u := range sf.Unread {
+			if i == 4 {
+				p("  … %d more stretches not read", len(sf.Unread)-i)
+				break
+			}
+			p("  not read (neither good nor bad): bytes %d-%d", u.StartByte, u.EndByte)
+		}
+	} else if res.Mode == flash.ModeProbe && res.Verdict != flash.Unknown {
+		p("  surface: not scanned (the probe samples); to read every block and map bad and slow zones: iomark verify %s --full --confirm %s", target, target)
+	}
+	if fx := res.PartitionFix; fx != nil && (res.Mode == flash.ModeProbe || res.Mode == flash.ModeFull) {
 		p("  to use it safely, make one partition inside the real size (this erases the drive):")
 		p("    %s", fx.Command(target))
 	}
@@ -65,6 +115,7 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 			fmtBytes(res.ClaimedBytes), fl.Files, fmtBytes(fl.OKBytes), fmtBytes(fl.CorruptedBytes), fmtBytes(fl.OverwrittenBytes),
 			fmtBytes(fl.ChangedBytes))
 		if lost := res.ClaimedBytes - fl.OKBytes - fl.CorruptedBytes - fl.OverwrittenBytes - fl.ChangedBytes; lost > 0 {
+			// FailedBytes, and anything never written
 			line += fmt.Sprintf(", %s could not be written or read", fmtBytes(lost))
 		}
 		p("%s", line)
@@ -77,8 +128,11 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		}
 	}
 	what := "probe"
-	if res.Mode == flash.ModeFill {
+	switch res.Mode {
+	case flash.ModeFill:
 		what = "fill"
+	case flash.ModeFull:
+		what = "full verify"
 	}
 	line := fmt.Sprintf("%s: wrote %s, read %s in %.1f s", what, fmtBytes(res.BytesWritten), fmtBytes(res.BytesRead), res.DurationS)
 	if r := res.Restore; r != nil {
@@ -130,8 +184,17 @@ func rateSpread(s []flash.SeriesPoint) string {
 	if len(s) < 4 {
 		return ""
 	}
-	lo, hi := s[0], s[0]
+	var rated []flash.SeriesPoint
 	for _, p := range s {
+		if p.WriteMBPerS > 0 { // a stretch with refused writes has no rate
+			rated = append(rated, p)
+		}
+	}
+	if len(rated) < 4 {
+		return ""
+	}
+	lo, hi := rated[0], rated[0]
+	for _, p := range rated {
 		if p.WriteMBPerS < lo.WriteMBPerS {
 			lo = p
 		}

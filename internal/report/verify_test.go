@@ -2,6 +2,11 @@ package report
 
 import (
 	"bytes"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/iomark/iomark/internal/flash"
@@ -34,7 +39,7 @@ func TestVerifyGolden(t *testing.T) {
 		res    *flash.Result
 		target string
 		id     string
-	}{{fake, "/dev/sdb", "0e99b4904b96"}, {damaged, "/dev/sdc", ""}, {fill, "/media/pi/CARD", "1a2b3c4d5e6f"}} {
+	}{{fake, "/dev/sdb", "0e99b4904b96"}, {damaged, "/dev/sdc", ""}, {fill, "/media/pi/CARD", "1a2b3c4d5e6f"}, {fullSample(), "/dev/sdd", "77aa00bb11cc"}} {
 		if err := Verify(&b, c.res, c.target, c.id); err != nil {
 			t.Fatal(err)
 		}
@@ -106,5 +111,66 @@ func TestVerifyFillSaysWhatItChecked(t *testing.T) {
 				t.Errorf("%s: says %q", c.name, w)
 			}
 		}
+	}
+}
+
+// fullSample is a full verify of a damaged 16 GB card: an unreadable stretch found exactly,
+// one left untrimmed, a slow zone and a stretch not read.
+func fullSample() *flash.Result {
+	bad := int64(5_000_000_000)
+	series := make([]flash.SeriesPoint, 0, 100)
+	for i := int64(0); i < 100; i++ {
+		rate := 42.0 + float64(i%7)/3
+		if i >= 70 && i < 74 {
+			rate = 9.5
+		}
+		series = append(series, flash.SeriesPoint{OffsetBytes: i * 160e6, Bytes: 160e6, ReadMBPerS: rate})
+	}
+	return &flash.Result{Verdict: flash.Damaged, Mode: flash.ModeFull, ClaimedBytes: 16e9, UsableBytes: 16e9,
+		FirstBadByte: &bad, Failure: flash.FailureIOError, FailureDetail: "reads fail with I/O errors",
+		BadRegions: []flash.Region{{StartByte: bad, EndByte: bad + 9_437_184, Kind: flash.FailureIOError, Exact: true},
+			{StartByte: 9_000_000_000, EndByte: 9_004_194_304, Kind: flash.FailureIOError}},
+		SlowZones: []flash.SlowZone{{StartByte: 11_200_000_000, EndByte: 11_840_000_000, ReadMBPerS: 9.5, MedianMBPerS: 43.1}},
+		Surface: &flash.Surface{Mode: flash.ScanRead, RequestBytes: 4 << 20, ScannedBytes: 16e9, OKBytes: 16e9 - 13_631_488 - 64e6,
+			BadBytes: 13_631_488, UnreadBytes: 64e6, ReadMBPerS: 41.8, MedianMBPerS: 43.1, Series: series,
+			Unread: []flash.Region{{StartByte: 9_004_194_304, EndByte: 9_068_194_304, Kind: flash.RegionUnread}},
+			ErrorS: 300.2, ErrorBudgetS: 300, DurationS: 410, Stopped: flash.StopErrorBudget},
+		BytesWritten: 268e6, BytesRead: 16.3e9, DurationS: 430, VerdictS: 428,
+		Restore: &flash.Restore{Blocks: 33000, Bytes: 135e6, Verified: true}}
+}
+
+// TestVerifyChart draws a full verify and a fill as PNG and SVG: an image of the chart's size,
+// the shaded stretches named in the legend; a probe alone has nothing to draw.
+func TestVerifyChart(t *testing.T) {
+	for _, format := range []string{"png", "svg"} {
+		var b bytes.Buffer
+		if err := VerifyChart(&b, fullSample(), "/dev/sdd", format); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		switch format {
+		case "png":
+			img, err := png.Decode(&b)
+			if err != nil {
+				t.Fatalf("png: %v", err)
+			}
+			if w := img.Bounds().Dx(); w < 800 || w > 2000 {
+				t.Errorf("png %d px wide", w)
+			}
+		case "svg":
+			for _, want := range []string{"slow zone", "bad: unreadable", "not read", "median read", "DAMAGED"} {
+				if !strings.Contains(b.String(), want) {
+					t.Errorf("svg lacks %q", want)
+				}
+			}
+		}
+		if format == "png" {
+			if err := os.WriteFile(filepath.Join(t.TempDir(), "full.png"), b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	probeOnly := &flash.Result{Verdict: flash.Genuine, Mode: flash.ModeProbe, ClaimedBytes: 1e9}
+	if err := VerifyChart(io.Discard, probeOnly, "/dev/sdb", "png"); err == nil {
+		t.Error("a probe without a surface was drawn")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
@@ -297,9 +299,13 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 		c := 40 + 35*min(time.Since(start).Seconds()/6, 1)
 		return record.SensorSample{DriveTempC: &c}
 	}
+	var live *LiveSustained // the last progress of the write
 	env := Env{Target: d.Mnt, Sensors: temp, Log: t.Logf, Progress: func(e Event) {
 		mu.Lock()
 		defer mu.Unlock()
+		if e.Sustained != nil {
+			live = e.Sustained
+		}
 		if e.Phase == "measure" && !lowered && time.Since(start) > 6*time.Second {
 			lowered = true
 			if err := d.SetLimits(0, 0, 0, 10); err != nil {
@@ -329,8 +335,106 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 	if !within(rt.MBPerS, 10, labTolerance) || s.AverageMBPerS <= rt.MBPerS || s.StopReason != "settled" {
 		t.Errorf("headline %.2f MB/s, average %.2f, stop %q: want 10 MB/s settled, the average above it", rt.MBPerS, s.AverageMBPerS, s.StopReason)
 	}
+	// The progress showed the bytes, the cliff and the drive's temperature as the write went.
+	if live == nil || !live.Cliff || live.CliffAtS < 4 || live.CliffAtS > 9 || live.DriveTempC == nil || live.Bytes <= live.CliffAtBytes {
+		t.Errorf("last progress %+v: want the cliff at about 6 s, the bytes past it and the drive temperature", live)
+	}
 	if s.WrittenBytes >= 400*profile.MiB || out.DurationS > 35 {
 		t.Errorf("wrote %d profile.MiB in %.0f s: the write should stop once the rate settled", s.WrittenBytes/profile.MiB, out.DurationS)
+	}
+	if left := leftovers(t, d.Mnt); len(left) > 0 {
+		t.Errorf("test files left behind: %v", left)
+	}
+}
+
+// TestSustainedGoesOnPastAFileSizeLimit: a throttled drive writes 40 MB/s and falls to 8 MB/s
+// after 6 s (its limit lowered mid-run), on a filesystem whose largest file is 128 MiB. The
+// write goes on into further files, as a copy of a large file must, instead of failing; the
+// headline is the settled rate within 5%, the stop reason says the rate settled, and the
+// findings say what a 10 GB copy takes at that rate and that it is below the card's V10.
+//
+// The limit is RLIMIT_FSIZE on this process, which gives the writer EFBIG (and, for a write
+// across it, a short write) from the same kernel check (generic_write_check_limits) that
+// gives it at a filesystem's largest file (s_maxbytes): this kernel builds neither vfat nor
+// minix, the filesystems here with a small limit (ext2-4, xfs, btrfs) hold 16 GiB and more
+// per file, which no test should write, and a FUSE filesystem served by this process cannot
+// serve the run's own I/O (see TestKill9LeavesNothing). Go ignores SIGXFSZ, so the write sees
+// EFBIG. The limit is set only around Run, after the drive is up, and restored after.
+func TestSustainedGoesOnPastAFileSizeLimit(t *testing.T) {
+	needLab(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "sus-fsize", SizeMB: 512, FS: "ext4", WriteMBps: 40})
+	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	p := *profile.Sustained()
+	if err := p.SetSustainedBounds(420*profile.MiB, 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	tc := p.Tests[0]
+	spec := *tc.Sustained
+	spec.SteadyAfterCliff, spec.FreeMarginBytes = 6*time.Second, 16*profile.MiB
+	tc.Sustained = &spec
+	p.Tests = []profile.Test{tc}
+
+	const limit = 128 * profile.MiB
+	var mu sync.Mutex
+	start := time.Now()
+	lowered := false
+	var logs logLines
+	// The drive stands for a card whose SSR claims V10 (10 MB/s sustained): 8 MB/s falls short.
+	v10 := 10
+	env := Env{Target: d.Mnt, Log: logs.log, Probe: &probe.Report{SD: &probe.SD{VideoClass: &v10}}, Progress: func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Phase == "measure" && !lowered && time.Since(start) > 6*time.Second {
+			lowered = true
+			if err := d.SetLimits(0, 0, 0, 8); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	var old unix.Rlimit
+	if err := unix.Prlimit(0, unix.RLIMIT_FSIZE, &unix.Rlimit{Cur: limit, Max: unix.RLIM_INFINITY}, &old); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Run(context.Background(), p, env)
+	if rerr := unix.Prlimit(0, unix.RLIMIT_FSIZE, &old, nil); rerr != nil {
+		t.Fatal(rerr)
+	}
+	if err != nil {
+		t.Fatalf("%v\n%s", err, logs.text())
+	}
+	if len(out.Tests) != 1 || out.Tests[0].Sustained == nil {
+		t.Fatalf("tests %+v", out.Tests)
+	}
+	rt := out.Tests[0]
+	s := rt.Sustained
+	t.Logf("sustained: %+v; %.1f s\n%s", *s, out.DurationS, logs.text())
+	if s.Files < 2 || s.FileSizeLimitBytes != limit || s.WrittenBytes <= limit {
+		t.Errorf("files %d, limit %d, wrote %d: want the write to go on past %d bytes into a second file", s.Files, s.FileSizeLimitBytes, s.WrittenBytes, limit)
+	}
+	if !strings.Contains(logs.text(), "going on in a new file") {
+		t.Errorf("the run did not say it went on in a new file:\n%s", logs.text())
+	}
+	if !s.CliffFound || !s.SteadyState || s.StopReason != "settled" {
+		t.Errorf("sustained %+v: want a cliff, a settled rate and stop_reason settled", *s)
+	}
+	if !within(rt.MBPerS, 8, labTolerance) || !within(rt.MBPerS, s.SteadyMBPerS, labTolerance) {
+		t.Errorf("headline %.2f MB/s, settled %.2f: want both at 8 MB/s within 5%%", rt.MBPerS, s.SteadyMBPerS)
+	}
+	var slow *record.Finding
+	for i, f := range out.Findings {
+		if f.ID == "sustained-slow" {
+			slow = &out.Findings[i]
+		}
+	}
+	if slow == nil || !strings.Contains(slow.Message, "a 10 GB copy takes") {
+		t.Errorf("findings %+v: want sustained-slow with the 10 GB copy's time", out.Findings)
+	}
+	short := false
+	for _, f := range out.Findings {
+		short = short || f.ID == "below-speed-class" && strings.Contains(f.Message, "V10")
+	}
+	if !short {
+		t.Errorf("findings %+v: want below-speed-class naming V10", out.Findings)
 	}
 	if left := leftovers(t, d.Mnt); len(left) > 0 {
 		t.Errorf("test files left behind: %v", left)

@@ -22,7 +22,7 @@ func newRecord(env Env, profile string, now time.Time) (*record.Run, error) {
 	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: now.UTC().Truncate(time.Millisecond),
 		ToolVersion: env.ToolVersion, ToolCommit: env.ToolCommit, Profile: profile, PriceUSD: env.PriceUSD,
 		Target: record.Target{Path: env.Target}, Tests: []record.Test{}, Findings: []record.Finding{},
-		Health: env.Health, Power: env.Power}
+		Health: env.Health, Power: env.Power, DriveTemp: env.DriveTemp}
 	if rep := env.Probe; rep != nil {
 		r.Host, r.Device, r.Link = rep.Board, rep.Device, rep.Link
 		r.USB, r.SD, r.NVMe, r.SATA = rep.USB, rep.SD, rep.NVMe, rep.SATA

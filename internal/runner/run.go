@@ -38,6 +38,8 @@ type Env struct {
 	// Power describes where the samples' PowerW comes from, or the meter reading that stands
 	// for every test (nil: no power figures).
 	Power *record.Power
+	// DriveTemp says where Sensors' drive temperatures come from (nil: none are read).
+	DriveTemp *record.DriveTemp
 	// Log receives one-line notes for people (may be nil).
 	Log func(format string, args ...any)
 	// Destructive and Confirm allow writing to a block device (Confirm names it again).
@@ -73,6 +75,21 @@ type Event struct {
 	// ETA is the time the run may still take at most, from the tests' budgets.
 	ETA    time.Duration
 	Result *record.Test // set with Phase "done"
+	// Sustained is what a sustained write has shown so far (measure phase; nil for other
+	// tests).
+	Sustained *LiveSustained
+}
+
+// LiveSustained is a sustained write as it goes: the bytes written of its bound, the cliff
+// once one shows in the series so far (stats.FindCliff; the record's analysis is made at the
+// end), and the latest temperatures sampled during it (nil when none was read).
+type LiveSustained struct {
+	Bytes, BoundBytes         int64
+	Cliff                     bool
+	CliffAtS                  float64
+	CliffAtBytes              int64
+	BeforeMBPerS, AfterMBPerS float64
+	DriveTempC, SoCTempC      *float64
 }
 
 // runner holds one run's state.
@@ -631,4 +648,24 @@ func ceilingPct(mbPerS float64, rep *probe.Report) *float64 {
 	}
 	v := mbPerS / rep.CeilingMBPerS * 100
 	return &v
+}
+
+// latestTemps is the newest drive and SoC temperature sampled during test name, each nil
+// when none was.
+func (r *runner) latestTemps(name string) (drive, soc *float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.rec.Sensors) - 1; i >= 0 && (drive == nil || soc == nil); i-- {
+		s := r.rec.Sensors[i]
+		if s.Test != name {
+			break
+		}
+		if drive == nil {
+			drive = s.DriveTempC
+		}
+		if soc == nil {
+			soc = s.SoCTempC
+		}
+	}
+	return drive, soc
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -20,25 +21,62 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	ss := t.Sustained
 	budget := profile.TestBudget(t, r.p.MaxDuration, time.Since(r.start), profile.BudgetsFrom(r.p.Tests[i:]))
 	dur := min(ss.MaxDuration, budget)
-	region, bound, err := r.sustainedRegion(t, ss)
+	// In a directory the write is a copy: its file grows as it is written and, past the
+	// filesystem's largest file (FAT32's 4 GiB), goes on in another (engine.Spec.NextFile).
+	eng := t.Engine
+	if r.env.Engine != "" {
+		eng = r.env.Engine
+	}
+	split := r.file != nil && eng == engine.EnginePsync && t.QD == 1 && t.Jobs == 1
+	region, bound, err := r.sustainedRegion(t, ss, !split)
 	if err != nil {
 		return nil, err
 	}
+	var parts []*engine.TestFile
+	defer func() {
+		for _, f := range parts {
+			if rmErr := f.Remove(); rmErr != nil {
+				r.logf("%v", rmErr)
+			}
+		}
+	}()
 
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var live []stats.Interval
 	steadyStop, settledMBPerS := false, 0.0
+	var rates []float64
+	var ends []int64 // bytes written by the end of each sample
 	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
 		live = append(live, stats.Interval{EndS: pr.Elapsed.Seconds(), MBPerS: pr.MBPerS, IOPS: pr.IOPS})
+		rates, ends = append(rates, pr.MBPerS), append(ends, pr.DoneBytes)
+		ls := &LiveSustained{Bytes: pr.DoneBytes, BoundBytes: region}
+		if c := stats.FindCliff(rates); c.Found && c.Index > 0 {
+			ls.Cliff, ls.CliffAtS, ls.CliffAtBytes = true, live[c.Index-1].EndS, ends[c.Index-1]
+			ls.BeforeMBPerS, ls.AfterMBPerS = c.Before, c.After
+		}
+		ls.DriveTempC, ls.SoCTempC = r.latestTemps(t.Name)
 		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
-			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1)})
+			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1), Sustained: ls})
 		if m, ok := stats.SettledRate(live, ss.SteadyAfterCliff.Seconds()); ok && !steadyStop {
 			steadyStop, settledMBPerS = true, m
 			cancel()
 		}
 	})
 	spec.SeriesInterval = time.Second
+	if split {
+		spec.NextFile = func() (string, error) {
+			f, err := engine.NewPartFile(r.file.Dir)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, f)
+			if len(parts) == 1 {
+				r.logf("%s: the filesystem holds no larger file; going on in a new file, as a copy of a large file must", t.Name)
+			}
+			return f.Path, nil
+		}
+	}
 	res, err := engine.Run(cctx, spec)
 	if res != nil {
 		r.rec.BytesWritten += res.BytesWritten
@@ -61,11 +99,15 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 		rt.Sustained.SteadyState, rt.Sustained.SteadyMBPerS = true, settledMBPerS
 	}
 	s := rt.Sustained
+	s.FileSizeLimitBytes, s.Files = res.FileSizeLimitBytes, res.Files
 	switch {
 	case steadyStop:
 		s.StopReason = "settled"
 	case runErr != nil || res.Interrupted:
 		s.StopReason = "interrupted"
+	case res.NextFileErr != "":
+		s.StopReason = "file-size-limit"
+		r.logf("%s: stopped at the filesystem's largest file (%s): no further file could be made: %s", t.Name, fmtBytes(res.FileSizeLimitBytes), res.NextFileErr)
 	case res.Bytes >= region-int64(t.BlockSize):
 		s.StopReason = bound
 	case dur < ss.MaxDuration:
@@ -105,7 +147,7 @@ func headline(rt *record.Test) {
 // sustainedRegion is the byte range the write covers: fresh space a copy would allocate,
 // within the profile's byte budget, and which bound set it: "size", "byte-budget" or
 // "free-space".
-func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int64, string, error) {
+func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec, sparse bool) (int64, string, error) {
 	bs := int64(t.BlockSize)
 	region, bound := ss.MaxBytes, "size"
 	if b := r.p.MaxBytesWritten; b > 0 && b-r.rec.BytesWritten < region {
@@ -126,9 +168,14 @@ func (r *runner) sustainedRegion(t profile.Test, ss *profile.SustainedSpec) (int
 				r.file.Dir, engine.FormatSize(max(region, 0)-max(region, 0)%profile.MiB), engine.FormatSize(ss.FreeMarginBytes))
 		}
 		region -= region % bs
-		// Sparse: the write allocates as it goes, as a copy does, and nothing is laid out.
-		if err := r.file.Truncate(region); err != nil {
-			return 0, "", err
+		if sparse {
+			// The write allocates as it goes, as a copy does, and nothing is laid out.
+			if err := r.file.Truncate(region); err != nil {
+				if errors.Is(err, unix.EFBIG) {
+					return 0, "", fmt.Errorf("%w — the filesystem's largest file is smaller than the %s write: bound the write below it, or leave the engine to psync, which goes on in a new file", err, engine.FormatSize(region))
+				}
+				return 0, "", err
+			}
 		}
 		r.workingSet = region
 	case r.rec.Target.Kind == "block":

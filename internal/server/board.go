@@ -23,7 +23,7 @@ type BoardData struct {
 }
 
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, "board", s.boardData)
+	s.asPage(w, r, view(boardPage), s.boardData)
 }
 func (s *Server) boardAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.boardData) }
 

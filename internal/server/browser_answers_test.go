@@ -73,10 +73,15 @@ func TestBrowserAnswers(t *testing.T) {
 		if rows == 0 || !strings.Contains(value, "Pi 4 · microsd · SD DDR50") || !strings.Contains(value, "sent by its uploader (iomark run --price)") || !strings.Contains(value, "Best value for the Pi 4 microSD") {
 			t.Errorf("value page (%d rows):\n%s", rows, value)
 		}
-		do(t, ctx, "default value", chromedp.Navigate(ts.URL+"/value"), arrived(`document.querySelector('section.familyvalue') !== null`))
+		do(t, ctx, "default value", chromedp.Navigate(ts.URL+"/value"), arrived(`document.querySelector('section.familyvalue') !== null`), shot(shots, "answers-value-default-"+itoa(int(width))))
 		def := run(t, ctx, "default", chromedp.Evaluate[string](`document.querySelector('section.familyvalue').innerText`))
 		if !strings.Contains(def, "Pi 5 · nvme") || !strings.Contains(def, "iomark run --price") {
 			t.Errorf("default value page names no family and class, or no way to add a price:\n%s", def)
+		}
+		// Its table lists the one priced Pi 5 NVMe drive, which has no score, with its source.
+		priced := run(t, ctx, "priced", chromedp.Evaluate[string](`Array.from(document.querySelectorAll('table.pricedunranked tbody tr')).map(r => r.innerText).join('\n')`))
+		if !strings.Contains(priced, "Pinedrive") || !strings.Contains(priced, "$50") || !strings.Contains(priced, "pipci") || !strings.Contains(def, "Priced, not ranked: no PiBenchmarks score") {
+			t.Errorf("default value page's priced drives:\n%s\n---\n%s", priced, def)
 		}
 		for _, path := range []string{"/?family=" + url.QueryEscape("Pi 5"), "/model?key=" + url.QueryEscape("model:samsung evo plus:32GB"), "/search?q=samsung"} {
 			do(t, ctx, path, chromedp.Navigate(ts.URL+path), arrived(`document.querySelector('main') !== null`))

@@ -43,7 +43,7 @@ type CompareCell struct {
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 
 func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, "compare", s.compareData)
+	s.asPage(w, r, view(comparePage), s.compareData)
 }
 func (s *Server) compareAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.compareData) }
 

@@ -67,7 +67,7 @@ func (s *Server) drivePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.asPage(w, r, "drive", s.driveData)
+	s.asPage(w, r, view(drivePage), s.driveData)
 }
 func (s *Server) driveAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.driveData) }
 

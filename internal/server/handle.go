@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 )
 
@@ -24,12 +25,17 @@ func gone(id string) error {
 // builder makes the data of one page from its request; the HTML and JSON handlers share it.
 type builder func(r *http.Request) (any, error)
 
-func (s *Server) asPage(w http.ResponseWriter, r *http.Request, name string, build builder) {
+func (s *Server) asPage(w http.ResponseWriter, r *http.Request, v page, build builder) {
 	data, err := build(r)
 	if s.answerErr(w, r, err) {
 		return
 	}
-	s.pages.render(w, name, data)
+	c, ok := v(data)
+	if !ok {
+		s.internal(w, r, fmt.Errorf("server: the page of %s has no view for %T", r.URL.Path, data))
+		return
+	}
+	render(w, http.StatusOK, c)
 }
 
 func (s *Server) asAPI(w http.ResponseWriter, r *http.Request, build builder) {

@@ -44,7 +44,7 @@ type ResultData struct {
 }
 
 func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, "result", s.resultData)
+	s.asPage(w, r, view(resultPage), s.resultData)
 }
 func (s *Server) resultAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.resultData) }
 

@@ -38,7 +38,7 @@ type DriveRef struct {
 const searchDrives = 20
 
 func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, "search", s.searchData)
+	s.asPage(w, r, view(searchPage), s.searchData)
 }
 func (s *Server) searchAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.searchData) }
 

@@ -85,7 +85,6 @@ type Server struct {
 	st      *store.Store
 	opts    Options
 	log     *slog.Logger
-	pages   *pages
 	mux     *http.ServeMux
 	submits *limiter
 	bursts  *bursts
@@ -191,11 +190,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if set := apiSchemas(); set.err != nil {
 		return nil, fmt.Errorf("server: the API schemas do not compile: %w", set.err)
 	}
-	p, err := loadPages()
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{st: st, opts: opts, log: opts.Logger, pages: p, mux: http.NewServeMux(),
+	s := &Server{st: st, opts: opts, log: opts.Logger, mux: http.NewServeMux(),
 		bursts: &bursts{window: burstWindow, max: opts.BurstUploads, addrs: opts.BurstAddrs, seen: map[string][]burstHit{}},
 		submits: &limiter{now: opts.now, off: opts.SubmitPerS < 0, sets: []*buckets{
 			newBuckets(opts.SubmitPerS, opts.SubmitBurst), newBuckets(opts.PrefixSubmitPerS, opts.PrefixSubmitBurst),
@@ -375,7 +370,7 @@ func (s *Server) failField(w http.ResponseWriter, r *http.Request, code int, msg
 		writeJSON(w, code, apiError{Error: msg, Field: field})
 		return
 	}
-	s.pages.renderError(w, code, msg)
+	renderError(w, code, msg)
 }
 
 // internal logs err and answers 500 without its text, which may name files or databases; a

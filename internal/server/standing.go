@@ -3,7 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
-	"html/template"
+	"html"
 	"sort"
 	"strings"
 
@@ -30,17 +30,17 @@ type ResultStanding struct {
 
 // StandView is one figure's place.
 type StandView struct {
-	Metric     string        `json:"metric"`
-	Label      string        `json:"label"`
-	Value      float64       `json:"value"`
-	Unit       string        `json:"unit"`
-	Percentile int           `json:"percentile"`
-	N          int           `json:"n"`
-	Median     float64       `json:"median"`
-	Sentence   string        `json:"sentence"`
-	ModelN     int           `json:"model_n"`
-	ModelText  string        `json:"model_sentence"`
-	Chart      template.HTML `json:"-"`
+	Metric     string      `json:"metric"`
+	Label      string      `json:"label"`
+	Value      float64     `json:"value"`
+	Unit       string      `json:"unit"`
+	Percentile int         `json:"percentile"`
+	N          int         `json:"n"`
+	Median     float64     `json:"median"`
+	Sentence   string      `json:"sentence"`
+	ModelN     int         `json:"model_n"`
+	ModelText  string      `json:"model_sentence"`
+	Chart      trustedHTML `json:"-"`
 }
 
 // standing places a stored result among the site's results.
@@ -119,7 +119,7 @@ func (s *Server) standing(ctx context.Context, runID string) (*ResultStanding, e
 
 // distribution draws a population as a 20-bin histogram with a marker at here: a small inline
 // SVG, so the page shows it without scripts.
-func distribution(values []float64, here float64, unit string) template.HTML {
+func distribution(values []float64, here float64, unit string) trustedHTML {
 	const bins, w, h = 20, 300.0, 48.0
 	s := append([]float64(nil), values...)
 	sort.Float64s(s)
@@ -138,7 +138,7 @@ func distribution(values []float64, here float64, unit string) template.HTML {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="dist" viewBox="0 0 %.0f %.0f" width="100%%" height="64" role="img" aria-label="distribution of %d results from %s to %s %s; a line marks this result">`,
-		w, h+14, len(s), fmtFig(lo), fmtFig(hi), template.HTMLEscapeString(unit))
+		w, h+14, len(s), fmtFig(lo), fmtFig(hi), html.EscapeString(unit))
 	bw := w / bins
 	for i, c := range counts {
 		bh := float64(c) / float64(peak) * h
@@ -158,10 +158,10 @@ func distribution(values []float64, here float64, unit string) template.HTML {
 		fmt.Fprintf(&b, `<text x="0" y="%.0f" font-size="9" fill="#555">%s</text>`, h+11, fmtFig(lo))
 	}
 	if anchor != "end" {
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="9" text-anchor="end" fill="#555">%s %s</text>`, w, h+11, fmtFig(hi), template.HTMLEscapeString(unit))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="9" text-anchor="end" fill="#555">%s %s</text>`, w, h+11, fmtFig(hi), html.EscapeString(unit))
 	}
 	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return trustedHTML(b.String())
 }
 
 func fmtFig(v float64) string {

@@ -50,7 +50,7 @@ type ValueRow struct {
 const maxValueDrives = 10
 
 func (s *Server) valuePage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, "value", s.valueData)
+	s.asPage(w, r, view(valuePage), s.valueData)
 }
 func (s *Server) valueAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.valueData) }
 

@@ -3,7 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
-	"html/template"
+	"html"
 	"math"
 	"strings"
 
@@ -27,13 +27,32 @@ type FamilyValue struct {
 
 // ValueSetting is one ranking (link setting) of the family and class, priced.
 type ValueSetting struct {
-	Setting  string        `json:"setting,omitempty"`
-	Basis    string        `json:"basis"` // the ranking figure, with its unit
-	Unit     string        `json:"unit"`
-	Advice   string        `json:"advice,omitempty"`
-	Rows     []ValueBuy    `json:"rows"`
-	Unpriced int           `json:"unpriced"` // ranked drives without a known price
-	Chart    template.HTML `json:"-"`
+	Setting  string     `json:"setting,omitempty"`
+	Basis    string     `json:"basis"` // the ranking figure, with its unit
+	Unit     string     `json:"unit"`
+	Advice   string     `json:"advice,omitempty"`
+	Rows     []ValueBuy `json:"rows"`
+	Unpriced int        `json:"unpriced"` // ranked drives without a known price
+	// Unranked are drives with a known price but without the ranking's figure: listed with the
+	// figures they have, never given a value.
+	Unranked []ValueUnranked `json:"priced_unranked"`
+	Chart    trustedHTML     `json:"-"`
+}
+
+// ValueUnranked is a priced drive the ranking does not place.
+type ValueUnranked struct {
+	Name         string        `json:"name"`
+	URL          string        `json:"url"`
+	PriceUSD     float64       `json:"price_usd"`
+	Prices       int           `json:"prices"`
+	PriceSources []string      `json:"price_sources"`
+	Figures      []ValueFigure `json:"figures"` // the medians it has, in the rankings' order
+}
+
+// ValueFigure is one median figure of a drive.
+type ValueFigure struct {
+	Figure string  `json:"figure"` // its label, with the unit
+	Value  float64 `json:"value"`
 }
 
 // ValueBuy is one priced drive.
@@ -86,12 +105,27 @@ func (s *Server) familyValue(ctx context.Context, family, class string) (*Family
 			pop = append(pop, e)
 		}
 	}
+	unrankedPriced := 0
+	var basis compare.Metric
 	for _, rk := range compare.Rank(pop, family) {
+		basis = rk.Basis
 		buys, unpriced := compare.Value(rk)
 		vs := ValueSetting{Setting: rk.Setting, Basis: rk.Basis.Label(), Unit: rk.Basis.Unit(), Advice: compare.Advice(rk, buys), Unpriced: unpriced, Rows: []ValueBuy{}}
 		for _, b := range buys {
 			vs.Rows = append(vs.Rows, ValueBuy{Name: b.Drive.Model.Name, URL: modelPath(b.Drive.Model.Key), Rank: b.Drive.Rank, Figure: b.Drive.Median,
 				PriceUSD: b.Drive.PriceUSD, Prices: b.Drive.PriceN, PriceSources: b.Drive.PriceSources, PerDollar: b.PerDollar, Frontier: b.Frontier})
+		}
+		vs.Unranked = []ValueUnranked{}
+		for _, u := range compare.PricedUnranked(rk) {
+			vu := ValueUnranked{Name: u.Model.Name, URL: modelPath(u.Model.Key), PriceUSD: u.PriceUSD, Prices: u.PriceN,
+				PriceSources: u.PriceSources, Figures: []ValueFigure{}}
+			for _, m := range compare.Metrics() {
+				if v, ok := u.Medians[m]; ok {
+					vu.Figures = append(vu.Figures, ValueFigure{Figure: m.Label(), Value: v})
+				}
+			}
+			vs.Unranked = append(vs.Unranked, vu)
+			unrankedPriced++
 		}
 		if len(buys) > 1 {
 			vs.Chart = valueChart(buys, rk.Basis)
@@ -102,14 +136,18 @@ func (s *Server) familyValue(ctx context.Context, family, class string) (*Family
 		v.Settings = append(v.Settings, vs)
 	}
 	if v.Advice == "" {
-		v.NoPrice = fmt.Sprintf("No ranked %s drive on %s has a known price yet. Prices come from results: `iomark run --price 12.50` (what you paid, in US dollars) sends one with your result, and a published source's stated price counts; or type prices for drives you pick in the form below.", compare.ClassWords(v.Class), family)
+		v.NoPrice = fmt.Sprintf("No ranked %s drive on %s has a known price yet. ", compare.ClassWords(v.Class), family)
+		if unrankedPriced > 0 {
+			v.NoPrice += fmt.Sprintf("%s with a price %s no %s, so no value on it (listed below). ", plural(unrankedPriced, "drive"), hasHave(unrankedPriced), basis.Words())
+		}
+		v.NoPrice += "Prices come from results: “iomark run --price 12.50” (what you paid, in US dollars) sends one with your result, and a published source's stated price counts; or type prices for drives you pick in the form below."
 	}
 	return v, nil
 }
 
 // valueChart draws performance against price (log-scaled price), the frontier joined: an
 // inline SVG, readable without scripts.
-func valueChart(buys []compare.Buy, m compare.Metric) template.HTML {
+func valueChart(buys []compare.Buy, m compare.Metric) trustedHTML {
 	const w, h, pad = 360.0, 200.0, 34.0
 	minP, maxP, maxF := math.Inf(1), 0.0, 0.0
 	for _, b := range buys {
@@ -123,10 +161,10 @@ func valueChart(buys []compare.Buy, m compare.Metric) template.HTML {
 	}
 	y := func(f float64) float64 { return h - pad - f/maxF*(h-pad-10) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="valuechart" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s against price for %d drives; the line joins the best value at each price">`, w, h, template.HTMLEscapeString(m.Words()), len(buys))
+	fmt.Fprintf(&b, `<svg class="valuechart" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s against price for %d drives; the line joins the best value at each price">`, w, h, html.EscapeString(m.Words()), len(buys))
 	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#888"></line><line x1="%.0f" y1="10" x2="%.0f" y2="%.0f" stroke="#888"></line>`, pad, h-pad, w-10, h-pad, pad, pad, h-pad)
 	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="10" text-anchor="middle">price, US dollars (log scale): $%s to $%s</text>`, (w+pad)/2, h-8, fmtFig(minP), fmtFig(maxP))
-	fmt.Fprintf(&b, `<text x="10" y="%.0f" font-size="10" transform="rotate(-90 10 %.0f)" text-anchor="middle">%s (%s)</text>`, (h-pad)/2, (h-pad)/2, template.HTMLEscapeString(m.Words()), m.Unit())
+	fmt.Fprintf(&b, `<text x="10" y="%.0f" font-size="10" transform="rotate(-90 10 %.0f)" text-anchor="middle">%s (%s)</text>`, (h-pad)/2, (h-pad)/2, html.EscapeString(m.Words()), m.Unit())
 	var front []compare.Buy
 	for _, bu := range buys {
 		if bu.Frontier {
@@ -153,17 +191,17 @@ func valueChart(buys []compare.Buy, m compare.Metric) template.HTML {
 		}
 		cx, cy := x(bu.Drive.PriceUSD), y(bu.Drive.Median)
 		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s: $%s, %s %s</title></circle>`, cx, cy, color,
-			template.HTMLEscapeString(bu.Drive.Model.Name), fmtFig(bu.Drive.PriceUSD), fmtFig(bu.Drive.Median), m.Unit())
+			html.EscapeString(bu.Drive.Model.Name), fmtFig(bu.Drive.PriceUSD), fmtFig(bu.Drive.Median), m.Unit())
 		if i < 8 { // the best values, named; the table has the rest
 			anchor, dx := "start", 5.0
 			if cx > w-90 {
 				anchor, dx = "end", -5
 			}
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="8" text-anchor="%s" fill="#333">%s</text>`, cx+dx, cy-4, anchor, template.HTMLEscapeString(shortName(bu.Drive.Model.Name, 24)))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="8" text-anchor="%s" fill="#333">%s</text>`, cx+dx, cy-4, anchor, html.EscapeString(shortName(bu.Drive.Model.Name, 24)))
 		}
 	}
 	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return trustedHTML(b.String())
 }
 
 func shortName(s string, n int) string {
@@ -172,4 +210,20 @@ func shortName(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
+// valueFigures lists a drive's medians: "sequential read (MB/s) 412; 4K random read (MB/s) 45.2".
+func valueFigures(fs []ValueFigure) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Figure + " " + fig(&f.Value)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -54,6 +54,27 @@ func TestValueByFamily(t *testing.T) {
 	if v.Family.Advice == "" && !strings.Contains(v.Family.NoPrice, "iomark run --price") {
 		t.Errorf("no price and no way to add one: %+v", v.Family)
 	}
+	// Its one priced drive (the Pinedrive 256GB, $50 in two sources of 2024-05-13) has no
+	// PiBenchmarks score: listed with its price, sources and figures, given no value.
+	var pinedrive *ValueUnranked
+	for _, s := range v.Family.Settings {
+		for i, u := range s.Unranked {
+			if strings.Contains(u.Name, "Pinedrive") {
+				pinedrive = &s.Unranked[i]
+			}
+		}
+		for _, r := range s.Rows {
+			if strings.Contains(r.Name, "Pinedrive") {
+				t.Errorf("the Pinedrive has a value on %s: %+v", s.Basis, r)
+			}
+		}
+	}
+	if pinedrive == nil || pinedrive.PriceUSD != 50 || len(pinedrive.PriceSources) == 0 || len(pinedrive.Figures) == 0 {
+		t.Errorf("default value page: the priced Pinedrive is %+v", pinedrive)
+	}
+	if !strings.Contains(v.Family.NoPrice, "1 drive with a price has no PiBenchmarks score") {
+		t.Errorf("the no-price sentence does not say why the priced drive has no value: %q", v.Family.NoPrice)
+	}
 	_, page := ts.get(t, "/value?family="+url.QueryEscape("Pi 4")+"&class=microsd")
 	if !strings.Contains(page, "Best value for the Pi 4 microSD") || !strings.Contains(page, `<svg class="valuechart"`) {
 		t.Error("the value page shows no advice or chart")

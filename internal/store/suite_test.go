@@ -52,6 +52,7 @@ func runSuite(t *testing.T, dsn newDSN) {
 		{"MigrationsTwice", testMigrationsTwice},
 		{"ConcurrentOpenAndWrite", testConcurrentOpenAndWrite},
 		{"Verifies", testVerifies},
+		{"VerifyFull", testVerifyFull},
 		{"Where", testWhere},
 	}
 	for _, tt := range tests {

@@ -17,7 +17,7 @@ type Verify struct {
 	DeviceKey    string // the product, as a run's device key
 	UnitKey      string // this one drive: device key, serial hash, claimed size
 	Target       string
-	Mode         string // probe or fill
+	Mode         string // probe, fill or full
 	Verdict      string
 	ClaimedBytes int64
 	UsableBytes  int64
@@ -30,8 +30,8 @@ func (v Verify) validate() error {
 		return invalid("verify id %q: 1-64 characters", v.ID)
 	case v.UnitKey == "" || v.DeviceKey == "":
 		return invalid("verify %s: device and unit keys are required", v.ID)
-	case v.Mode != "probe" && v.Mode != "fill":
-		return invalid("verify %s: mode %q is neither probe nor fill", v.ID, v.Mode)
+	case v.Mode != "probe" && v.Mode != "fill" && v.Mode != "full":
+		return invalid("verify %s: mode %q is not probe, fill or full", v.ID, v.Mode)
 	case v.Verdict == "":
 		return invalid("verify %s: no verdict", v.ID)
 	case v.ClaimedBytes < 0 || v.UsableBytes < 0:
@@ -81,6 +81,23 @@ func (s *Store) DeviceVerifies(ctx context.Context, deviceKey string, limit int)
 	}
 	return s.verifies(ctx, `SELECT `+verifyColumns+` FROM verifies WHERE device_key = $1
 ORDER BY created_at_us DESC, id DESC LIMIT $2`, deviceKey, limit)
+}
+
+// VerifiesByID returns the verifies whose id starts or ends with ref (a full id, or the short
+// one `iomark verify` prints: its end), at most two: more than one means ref is ambiguous. A
+// ref of anything but letters, digits and '-' matches nothing.
+func (s *Store) VerifiesByID(ctx context.Context, ref string) ([]Verify, error) {
+	prefix := ref
+	if prefix == "" || len(prefix) > 64 {
+		return nil, nil
+	}
+	for _, r := range prefix {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-') {
+			return nil, nil
+		}
+	}
+	return s.verifies(ctx, `SELECT `+verifyColumns+` FROM verifies WHERE id LIKE $1 OR id LIKE $2
+ORDER BY created_at_us DESC, id DESC LIMIT 2`, prefix+"%", "%"+prefix)
 }
 
 func (s *Store) verifies(ctx context.Context, query string, args ...any) ([]Verify, error) {

@@ -55,3 +55,31 @@ func testVerifies(t *testing.T, dsn newDSN) {
 		t.Errorf("result not an object: %v, want ErrInvalid", err)
 	}
 }
+
+// testVerifyFull: a full verify (mode full) is kept like a probe's; a mode of nothing known
+// is refused.
+func testVerifyFull(t *testing.T, dsn newDSN) {
+	st := openT(t, dsn(t))
+	v := Verify{ID: "full1", CreatedAt: time.Now(), DeviceKey: "d", UnitKey: "u", Target: "/dev/sdx", Mode: "full",
+		Verdict: "damaged", ClaimedBytes: 1 << 30, UsableBytes: 1 << 30, Result: []byte(`{"verdict":"damaged","mode":"full"}`)}
+	if err := st.SaveVerify(context.Background(), v); err != nil {
+		t.Fatalf("save a full verify: %v", err)
+	}
+	got, err := st.LatestVerify(context.Background(), "u")
+	if err != nil || got == nil || got.Mode != "full" {
+		t.Fatalf("latest %+v, %v", got, err)
+	}
+	if got, err := st.VerifiesByID(context.Background(), "ful"); err != nil || len(got) != 1 || got[0].ID != "full1" {
+		t.Errorf("VerifiesByID(ful) = %+v, %v", got, err)
+	}
+	if got, err := st.VerifiesByID(context.Background(), "ll1"); err != nil || len(got) != 1 {
+		t.Errorf("VerifiesByID(ll1) = %+v, %v: the short id is the end", got, err)
+	}
+	if got, err := st.VerifiesByID(context.Background(), "f%"); err != nil || len(got) != 0 {
+		t.Errorf("VerifiesByID(f%%) = %+v, %v: a pattern character matched", got, err)
+	}
+	v.ID, v.Mode = "odd1", "sampled"
+	if err := st.SaveVerify(context.Background(), v); err == nil {
+		t.Error("mode sampled was accepted")
+	}
+}
