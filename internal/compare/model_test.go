@@ -124,6 +124,7 @@ func TestBasis(t *testing.T) {
 			if rk.Basis != MetricScore || len(rk.Drives) < 24 {
 				t.Errorf("CM4 NVMe: basis %s, %d drives", rk.Basis, len(rk.Drives))
 			}
+			t.Logf("CM4 NVMe ranked at %s: %d drives", rk.Setting, len(rk.Drives))
 		}
 		for i, d := range rk.Drives {
 			if d.Rank != i+1 {
@@ -134,6 +135,38 @@ func TestBasis(t *testing.T) {
 	if !seen["microsd/SD DDR50"] || !seen["nvme/PCIe gen 2 x1"] {
 		t.Errorf("rankings %v", seen)
 	}
+}
+
+// Pi 5 NVMe drives rank by score in two link settings. Expected from the sources: at PCIe gen 2
+// the KIOXIA Exceria G2 (teslausb-239, no setting stated: the default), the Samsung 970 EVO Plus
+// (compute-blade-cm5-pcie3, "2.0 x 1"), the WD Blue SN580 (akizuru, "PCIe 2.0 x1") and the
+// PM991a (pineboards-docs-16, "Gen 2"); at gen 3 the 13 drives of pineboards-nvme-compatibility
+// (hdparm above what gen 2 carries) and the SN580 at "PCIe 3.0"; 16 models in all.
+func TestPi5NVMeRanked(t *testing.T) {
+	want := map[string]int{"PCIe gen 2 x1": 4, "PCIe gen 3 x1": 14}
+	got := map[string]int{}
+	models := map[string]bool{}
+	for _, rk := range Rank(PublishedEntries(loadPublished(t)), refdata.FamilyPi5) {
+		if rk.Class != "nvme" {
+			continue
+		}
+		if rk.Basis != MetricScore {
+			t.Errorf("Pi 5 NVMe at %s ranked by %s", rk.Setting, rk.Basis)
+		}
+		got[rk.Setting] = len(rk.Drives)
+		for _, d := range rk.Drives {
+			models[d.Model.Key] = true
+		}
+	}
+	for setting, n := range want {
+		if got[setting] < n {
+			t.Errorf("Pi 5 NVMe at %s: %d ranked drives, want at least %d", setting, got[setting], n)
+		}
+	}
+	if len(models) < 16 {
+		t.Errorf("Pi 5 NVMe: %d ranked models, want at least 16", len(models))
+	}
+	t.Logf("Pi 5 NVMe ranked: %v, %d models", got, len(models))
 }
 
 func TestPlace(t *testing.T) {
