@@ -15,7 +15,7 @@ import (
 // expectedOnMicroSD is what a test of this shape must measure on the emulated card: the
 // tighter of its IOPS and bandwidth limits. ok is false where the emulation itself cannot
 // give the limit: blk-throttle counts a split bio twice, so blocks above 512 KiB at QD > 1
-// (and 1 profile.MiB through io_uring at any depth) read at a fraction of it (shared/STACK.md); those
+// (and 1 profile.MiB through io_uring at any depth) read at a fraction of it (docs/decisions.md, "Emulated drives"); those
 // are checked against fio on the same device instead.
 func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS float64, ok bool) {
 	if bs > 512<<10 && (qd > 1 || eng == string(engine.EngineIOUring)) {
