@@ -42,7 +42,7 @@ func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
 		t.Fatal(err)
 	}
 	// cdm-flash is left out to keep CI short (~4 min): its four shapes (SEQ128K Q32T1/Q1T1,
-	// RND4K Q32T1/Q1T1) are measured here by cdm-nvme and cdm. It passed on 2026-11-22.
+	// RND4K Q32T1/Q1T1) are measured here by cdm-nvme and cdm.
 	for _, name := range []string{"sbc-reviews", "cdm", "cdm-nvme", "a1", "a2"} {
 		t.Run(name, func(t *testing.T) {
 			p, err := profile.ByName(name)
