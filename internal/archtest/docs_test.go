@@ -197,7 +197,7 @@ func TestDocPathsExist(t *testing.T) {
 }
 
 // placeholder reports a path written as a pattern rather than a file: a glob or a name
-// part in capitals that stands for any name (docs/NNNNN_name.sql, scripts/lab/DRIVE).
+// part in capitals that stands for any name (scripts/lab/DRIVE, internal/probe/testdata/NAME).
 func placeholder(p string) bool {
 	if strings.ContainsAny(p, "*{}<>") {
 		return true
