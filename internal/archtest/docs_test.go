@@ -149,7 +149,7 @@ func commentProblem(text string) string {
 var (
 	backtickSpan = regexp.MustCompile("`([^`\n]+)`")
 	mdLink       = regexp.MustCompile(`\]\(([^)\s#]+)`)
-	otherRepo    = regexp.MustCompile(`(?:[\w-]+\.[a-z]{2,}/[\w./-]+|(?:^|\s)[\w.-]+/[\w.-]+)\s*$`)
+	otherRepo    = regexp.MustCompile(`(?:[\w-]+\.[a-z]{2,}/[\w./-]+|(?:^|\s)[\w.-]+/[\w.-]+)\s*\(?$`)
 	repoPath     = regexp.MustCompile(`(?:^|[\s(="'])(?:\./)?((?:docs|internal|bench|scripts|cmd)/[A-Za-z0-9_./-]*[A-Za-z0-9_/-])`)
 )
 
