@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/goflags.sh
 
-NFPM=github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2 # STACK.md pins it; newer ones need a newer Go
+NFPM=github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2 # pinned: newer ones need a newer Go
 if [ $# -ne 2 ]; then echo "usage: scripts/release.sh VERSION OUTDIR (e.g. 0.1.0 out/)" >&2; exit 2; fi
 version=${1#v}
 out=$2

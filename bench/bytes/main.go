@@ -1,8 +1,8 @@
 // Command bytes runs every `iomark run` profile on two emulated drives — the unthrottled
 // RAM-backed loop drive (fast: time bounds nothing, only the byte budget does) and the
 // emulated Pi 4 microSD card (40/20 MB/s, 2600/700 IOPS) — and prints the bytes each run
-// wrote beside the bytes of the peer tool the profile mirrors (issue 11: no profile writes
-// more than its peer). Two counts of iomark's bytes are given: the record's bytes_written,
+// wrote beside the bytes of the peer tool the profile mirrors (no profile may write more
+// than its peer: it must not wear a drive more than the tool it stands for). Two counts of iomark's bytes are given: the record's bytes_written,
 // and what the block layer counted on the drive during the run (/sys/block/DEV/stat, which
 // also holds the filesystem's journal and metadata writes).
 //
@@ -35,7 +35,7 @@ import (
 	"github.com/iomark/iomark/internal/profile"
 )
 
-// The emulated card: issue 4's Pi 4 microSD card, as internal/lab and bench/peers emulate it.
+// The emulated card: a Pi 4 microSD card, as internal/lab and bench/peers emulate it.
 const (
 	cardReadIOPS, cardWriteIOPS = 2600, 700
 	cardReadMBps, cardWriteMBps = 40, 20

@@ -15,7 +15,7 @@ import (
 // the worker, so run by that CPU's ksoftirqd). On a machine with few cores the three compete
 // for the same CPUs, so a tool's IOPS depend on how much of the machine it leaves idle as well
 // as on its own cost per I/O. The table shows both; before it, such counts were taken by hand
-// (docs/decisions.md, "Where the machine's CPU goes").
+// (docs/decisions.md, "The kernel referees latency at depth").
 //
 // The kernel accounts, per thread, the time it ran and the time it waited on a run queue
 // (/proc/PID/task/TID/schedstat, Documentation/scheduler/sched-stats.rst), and, per machine,

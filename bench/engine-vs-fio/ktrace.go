@@ -61,8 +61,8 @@ type kernelLatency struct {
 	// ToDriverUS is the mean time from a request's creation (where its time in the device
 	// starts) to the driver taking it: time spent in the submitting task's plug while the
 	// rest of its batch is prepared, or queued in the block layer. A tool that hands its
-	// I/Os in together keeps each one here longer (docs/decisions.md, "Where the requests
-	// wait"). Zero when the trace saw no request reach the driver in its window.
+	// I/Os in together keeps each one here longer (docs/decisions.md, "The kernel referees
+	// latency at depth"). Zero when the trace saw no request reach the driver in its window.
 	ToDriverUS float64 `json:"to_driver_us,omitempty"`
 }
 

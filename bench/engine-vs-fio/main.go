@@ -46,7 +46,7 @@ type workload struct {
 	engine string // psync or io_uring, for both tools
 }
 
-// workloads are the rows of issues 2 and 14, and the deepest test a profile runs. psync at QD
+// workloads are the shapes the profiles run most, and the deepest test a profile runs. psync at QD
 // N is N threads for both tools: iomark's N goroutines of one job, fio's numjobs=N (its psync
 // engine has no queue).
 var workloads = []workload{

@@ -219,7 +219,7 @@ func TestHeldInSpan(t *testing.T) {
 }
 
 // TestDevStat reads the kernel's counters the way the witness does: a 17-field line of Linux
-// 6.18 (a loop device on the lab VM, 2026-11-26) and an 11-field line of older kernels, and
+// 6.18 (a loop device on the lab VM) and an 11-field line of older kernels, and
 // a window across the 32-bit wrap of the ms sums.
 func TestDevStat(t *testing.T) {
 	c, err := parseDevStat("72169075     8376 1369914410  4657878  1044200    12853 80317420   184986        0   460376  4846398      124        0 51642728     3439     2078       94\n")

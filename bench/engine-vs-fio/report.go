@@ -93,7 +93,7 @@ func (r rowResult) goalCPUs() (iomark, fio []float64) {
 	return iomark, fio
 }
 
-// meetsGoal is issue 14's goal for a row: median IOPS ratio ≥ 1.0 and iomark's CPU per I/O
+// meetsGoal is the engine's goal for a row: median IOPS ratio ≥ 1.0 and iomark's CPU per I/O
 // no more than fio's, medians over the pairs (see goalCPU for the basis).
 func (r rowResult) meetsGoal() bool {
 	ratios := r.pairRatios()
@@ -104,7 +104,7 @@ func (r rowResult) meetsGoal() bool {
 	return stats.Median(ratios) >= 1.0 && stats.Median(cpuI) <= stats.Median(cpuF)
 }
 
-// latencyAgrees is issue 14's latency check for a row: the median pair ratios of p50 and of
+// latencyAgrees is the engine's latency check for a row: the median pair ratios of p50 and of
 // p99 (iomark's lat_us against fio's total latency, the same span) both within ±5%.
 func (r rowResult) latencyAgrees() bool {
 	for _, f := range []func(sample) float64{func(s sample) float64 { return s.P50US }, func(s sample) float64 { return s.P99US }} {

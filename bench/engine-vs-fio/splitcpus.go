@@ -25,7 +25,7 @@ import (
 // run, whether a tool's thread and the device's worker share a core or wake each other across
 // two; on a virtual machine a wake-up of the other, halted core goes through the hypervisor,
 // and at QD1 that decides the row: 93-98k IOPS on one core, about 20k across two, and either
-// on shared cores (BENCHMARKS.md, the entries of 2026-11-26 22:01 and 19:20 UTC). On one core
+// on shared cores (docs/decisions.md, "The verdict places both tools alike"). On one core
 // every tool gets the same placement, and a row measures what the tool costs beside what the
 // device costs.
 

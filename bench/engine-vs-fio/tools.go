@@ -60,7 +60,7 @@ func (s sample) procCPUUSPerIO() float64 { return perIO(s.ProcCPUS, s.IOs) }
 // merged I/Os). 0 without a witness. Unlike fio's own figure it counts io_uring's workers
 // (iou-wrk threads of the job's process, which submit for the ring whenever the device has
 // no free request; fio's own reads RUSAGE_THREAD, the job's thread alone), so it measures
-// both tools the same way (BENCHMARKS.md, Method, "CPU per I/O").
+// both tools the same way (BENCHMARKS.md, engine-vs-fio, Method).
 func (s sample) threadsCPUUSPerIO() float64 {
 	if s.CPU == nil || s.IOPS <= 0 || s.Device.IOPS <= 0 {
 		return 0
@@ -82,7 +82,7 @@ func goalCPU(a, f sample) (iomark, fio float64, threads bool) {
 // IOPS × mean latency (Little's law). The rest of the depth is slots between the reap that
 // ended one clock and the preparation that starts the next. At equal IOPS, fewer held means
 // a shorter mean latency, so a difference here says how much of a latency gap comes from
-// when each tool starts and stops its clock, not from the device (BENCHMARKS.md, Method).
+// when each tool starts and stops its clock, not from the device (docs/decisions.md, "The kernel referees latency at depth").
 func (s sample) heldInSpan() float64 { return s.IOPS * s.MeanUS / 1e6 }
 
 // outsideDeviceUS is how much of the tool's mean latency the I/O spent outside the device:

@@ -27,7 +27,7 @@ type driveClass struct {
 	Note                string
 }
 
-// driveClasses are the classes -classes picks from: issue 4's Pi 4 microSD card, a USB 3 flash
+// driveClasses are the classes -classes picks from: a Pi 4 microSD card, a USB 3 flash
 // stick, the USB SSD of the report that quick's figures were +8% and ±82-254% on, and a faster
 // drive near what this VM's RAM loop device carries.
 var driveClasses = []driveClass{

@@ -127,7 +127,7 @@ func ddToMBPerS(f figure) (float64, error) {
 	return 0, fmt.Errorf("unknown dd unit %q", f.Unit)
 }
 
-// agreeTolerance is issue 4's bound for "the same figure".
+// agreeTolerance is the bound for "the same figure": ±5%, the precision a figure is measured to.
 const agreeTolerance = 0.05
 
 // ratio is iomark/peer; ok is false when the peer figure is not a positive number.

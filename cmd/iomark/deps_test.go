@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// measuring are the packages a run flows through below the database (DESIGN.md, "Data flow"),
+// measuring are the packages a run flows through below the database (probe to report),
 // and the upload client: none of them may link a database driver or migration library, so a
 // build of them (and the tests of anything that imports them) stays free of SQLite,
 // PostgreSQL and goose.

@@ -32,7 +32,7 @@ func TestHealthRules(t *testing.T) {
 		"emmc pre-EOL urgent": {&health.Health{Source: health.SourceEMMC, PreEOL: "urgent"}, "health-worn/bad"},
 		"media errors":        {&health.Health{Source: health.SourceNVMe, MediaErrors: u(3), CriticalWarnings: []string{}}, "media-errors/warn"},
 		"pending sectors":     {&health.Health{Source: health.SourceATA, PendingSectors: u(8), ReallocatedSectors: u(0)}, "media-errors/warn"},
-		// smartmontools issue 537: a Samsung NVMe at 100% used raises reliability-degraded.
+		// smartmontools#537: a Samsung NVMe at 100% used raises reliability-degraded.
 		"critical and worn": {&health.Health{Source: health.SourceNVMe, PercentageUsed: n(100), CriticalWarnings: []string{"reliability-degraded"}}, "health-critical/bad health-worn/bad"},
 	} {
 		got := findingIDs(EvaluateHealth(tc.h))

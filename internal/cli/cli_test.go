@@ -99,7 +99,7 @@ func TestJobRefusesToWriteAFileItDidNotCreate(t *testing.T) {
 	}
 }
 
-// Issue 11: `iomark run` and `iomark job` refuse a target that does not exist alike (one
+// `iomark run` and `iomark job` refuse a target that does not exist alike (one
 // decision, engine.InspectTarget), naming what does exist, and create nothing.
 func TestRunAndJobRefuseAMissingTargetAlike(t *testing.T) {
 	dir := t.TempDir()

@@ -282,8 +282,8 @@ func importers(files map[string]*ast.File, commands map[string][]string, pkg str
 	return out
 }
 
-// TestFlagAuditFindsAMissingFlag: the audit's own check, on a message like the one issue 11
-// found.
+// TestFlagAuditFindsAMissingFlag: the audit's own check, on a message naming a flag its
+// command lacks.
 func TestFlagAuditFindsAMissingFlag(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", `package x

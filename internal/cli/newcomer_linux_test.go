@@ -14,7 +14,7 @@ import (
 	"github.com/iomark/iomark/internal/profile"
 )
 
-// TestNewcomerFirstCommand is issue 11's newcomer test: the binary built as a user builds it,
+// TestNewcomerFirstCommand is the newcomer's test: the binary built as a user builds it,
 // the README's first command (`iomark run`, no argument) in a scratch directory on an
 // emulated Pi 4 microSD card, with an empty home. It checks the shape of what is printed —
 // what the run will do and its byte budget before it starts, every quick test, the score and

@@ -72,7 +72,7 @@ func TestRunQuickEndToEnd(t *testing.T) {
 			t.Errorf("%s: %d runs, %.0f IOPS", name, tst.Runs, tst.IOPS)
 		}
 	}
-	// Issue 12: the drive's latest verify found it fake, and the run says so.
+	// The drive's latest verify found it fake, and the run says so.
 	if !hasFindingID(rec, "fake-capacity") {
 		t.Errorf("a run of a drive a verify found fake has no fake-capacity finding: %+v", rec.Findings)
 	}
@@ -160,7 +160,7 @@ func httpGet(t *testing.T, u string) string {
 	return string(b)
 }
 
-// Issue 11: a directory without room for the test file is refused before anything is
+// A directory without room for the test file is refused before anything is
 // written, saying what the user of `run` can do — never "give a smaller --size", a flag run
 // does not have — while `job`, which has --size, still suggests it.
 func TestNoRoomNamesOnlyFlagsTheCommandHas(t *testing.T) {

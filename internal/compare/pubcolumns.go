@@ -216,7 +216,7 @@ var pubColumns = []pubColumn{
 		candidates: []candidate{{direct("read", 4*kib, false, qdOne), true, noteIozoneSame + "; iomark's figure is converted to KiB/s"}},
 	},
 	{
-		// Never dd-write-4k: it is buffered, dd's method, not iozone's (issue 11).
+		// Never dd-write-4k: it is buffered, dd's method, not iozone's O_DIRECT one.
 		column: "seq4k_write_kbps_iozone", label: "4K sequential write (iozone)", unit: "KiB/s",
 		method:     "iozone 4 KiB sequential first write (-i 0) in iozone's kB/s (KiB/s)",
 		candidates: []candidate{{direct("write", 4*kib, false, qdOne), false, noteOverwrite + "; iomark's figure is converted to KiB/s"}},

@@ -135,7 +135,7 @@ func TestByteBoundWriteWritesItsBudget(t *testing.T) {
 
 // A ramp bounded by bytes ends when they are spent, however long its time: a byte-bound
 // write job then writes exactly its ramp's bytes and its window's, which is how the runner
-// keeps a profile's byte budget on a drive faster than it planned for (issue 11).
+// keeps a profile's byte budget on a drive faster than it planned for.
 func TestRampBytesBoundTheRamp(t *testing.T) {
 	for _, eng := range []Engine{EnginePsync, EngineIOUring} {
 		t.Run(string(eng), func(t *testing.T) {
@@ -251,7 +251,7 @@ func TestSparseFileIsNotReadAsData(t *testing.T) {
 	}
 }
 
-// Issue 11: a path that does not exist is never created; the error names what does exist.
+// A path that does not exist is never created (a mistyped device must not become a file); the error names what does exist.
 func TestMissingTargetIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ target, want string }{

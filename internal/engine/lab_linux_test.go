@@ -63,7 +63,7 @@ func TestMeasuresEmulatedMicroSD(t *testing.T) {
 		{"randwrite-4k-qd1-psync", engine.RandWrite, 4 << 10, 1, engine.EnginePsync, sdWriteIOPS, 0},
 		{"randwrite-4k-qd32-io_uring", engine.RandWrite, 4 << 10, 32, engine.EngineIOUring, sdWriteIOPS, 0},
 		{"randwrite-4k-qd32-psync", engine.RandWrite, 4 << 10, 32, engine.EnginePsync, sdWriteIOPS, 0},
-		// 1 MiB at QD1: blk-throttle counts split bios twice at QD>1 (shared/STACK.md).
+		// 1 MiB at QD1: blk-throttle counts split bios twice at QD>1 (docs/decisions.md).
 		{"read-1m-qd1-psync", engine.Read, 1 << 20, 1, engine.EnginePsync, 0, sdReadMBps},
 		{"write-1m-qd1-psync", engine.Write, 1 << 20, 1, engine.EnginePsync, 0, sdWriteMBps},
 		// io_uring splits a 1 MiB write even at QD1 here, which blk-throttle counts twice

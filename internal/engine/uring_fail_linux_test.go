@@ -15,7 +15,7 @@ import (
 
 // A drive that starts failing I/O under an io_uring job: the job ends with the first error,
 // naming the operation, the offset and the device, and only after every I/O it had in flight
-// has completed (issue 14: in the QEMU lab a job at QD4 on dm-flakey sometimes never returned
+// has completed (in the QEMU lab a job at QD4 on dm-flakey sometimes never returned
 // once the device failed I/O). The emulated drive shrinks to half its size mid-job, so writes
 // past the new end fail with ENOSPC and reads there come back short, among the successes of
 // the same batches.

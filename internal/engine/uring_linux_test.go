@@ -13,7 +13,7 @@ import (
 )
 
 // The io_uring loop waits only with every slot in flight, never loses an I/O, and keeps its
-// P through the wait (GOMAXPROCS leaves one per ring plus the sampler's) — issue 14.
+// P through the wait (GOMAXPROCS leaves one per ring plus the sampler's), so it keeps up with fio.
 func TestURingKeepsItsQueueFull(t *testing.T) {
 	if err := uringUsable(); err != nil {
 		t.Skipf("io_uring unavailable here: %v", err)

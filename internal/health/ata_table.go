@@ -92,7 +92,7 @@ var families = []family{
 		// drivedb "Samsung based SSDs". 177 is the normalized remaining life per Samsung's
 		// "SSD Application Note: SMART attributes" (Wear Leveling Count: "the normalized
 		// value starts at 100 and decreases"); a worn 850 EVO reads 001 (public smartctl
-		// output in Napsty/check_smart issue 73).
+		// output in Napsty/check_smart#73).
 		name:  "Samsung based SSDs",
 		model: regexp.MustCompile(`(?i)^(samsung )?(ssd (8[4-8]0|750|470|830|pm8[0-9]{2}|sm8[0-9]{2})|samsung ssd|mz7|mz-7|mzn|portable ssd t5)`),
 		attrs: map[int]attrDef{

@@ -150,7 +150,7 @@ func readDevice(o Options, diskDir string) *Device {
 	return d
 }
 
-// hashSerial keeps serial numbers comparable without publishing them (DESIGN.md).
+// hashSerial keeps serial numbers comparable without publishing them: a record never carries one.
 func hashSerial(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {

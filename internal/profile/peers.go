@@ -3,7 +3,7 @@ package profile
 import "time"
 
 // PeerWrites is what the tool a profile mirrors writes to the drive in one run: the bound of
-// the profile's byte budget (issue 11: no profile writes more than the peer it mirrors).
+// the profile's byte budget (no profile writes more than the peer it mirrors).
 // docs/methodology.md ("Byte budgets") lists them; bench/bytes measures every profile
 // against them.
 type PeerWrites struct {
@@ -49,7 +49,7 @@ var (
 	peerLargeCopy = PeerWrites{Tool: "a 10 GiB file copy", Bytes: 10 * GiB,
 		How: "dd bs=1M count=10240 oflag=direct: the copy the profile measures"}
 
-	// quick mirrors no tool: its bound is iomark's own (set with the profile, issue 4), below
+	// quick mirrors no tool: its bound is iomark's own (set with the profile), below
 	// every peer above. Tool is printed at the start of every quick run: no issue numbers.
 	peerQuickBound = PeerWrites{Tool: "iomark's own bound", Bytes: 512 * MiB, Own: true,
 		How: "quick mirrors no tool; iomark bounds it to 512 MiB, below every peer's run"}

@@ -4,8 +4,8 @@ import (
 	"time"
 )
 
-// TargetCI95Pct is the precision every figure is repeated for (issue 4: "until its 95%
-// confidence interval is within ±5% or its time budget is spent").
+// TargetCI95Pct is the precision every figure is repeated for: until its 95% confidence
+// interval is within ±5% or its time budget is spent.
 const TargetCI95Pct = 5
 
 // The planning rules below are pure functions of the profile and what the run has used so

@@ -9,7 +9,7 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// microSD is the slowest drive quick promises its budget on (issue 4): a Pi 4 microSD card.
+// microSD is the slowest drive quick promises its budget on: a Pi 4 microSD card.
 var microSD = DriveModel{ReadMBPerS: 40, WriteMBPerS: 20, ReadIOPS: 2600, WriteIOPS: 700}
 
 func TestEveryProfileIsValid(t *testing.T) {
@@ -30,7 +30,7 @@ func TestEveryProfileIsValid(t *testing.T) {
 	}
 }
 
-// The quick test names are a contract (issue 4, JSON contract of the result record).
+// The quick test names are a contract (the result record's JSON, docs/result-record.md).
 func TestQuickNamesAreStable(t *testing.T) {
 	want := []string{"seq-read-1m", "seq-write-1m", "rand-read-4k-qd1", "rand-write-4k-qd1", "rand-read-4k-qd32", "rand-write-4k-qd32"}
 	q := Quick()
@@ -101,7 +101,7 @@ func TestCDMPresets(t *testing.T) {
 	}
 }
 
-// The worked example of issue 4, and the truncation bc's scale=0 division does.
+// A worked example of Storage.sh's formula, and the truncation bc's scale=0 division does.
 func TestPibScore(t *testing.T) {
 	cases := []struct {
 		name string
@@ -287,7 +287,7 @@ func TestEveryProfileIsBoundedOnMicroSD(t *testing.T) {
 	}
 }
 
-// Issue 11: every profile has a byte budget no larger than what the peer it mirrors writes,
+// Every profile has a byte budget no larger than what the peer it mirrors writes,
 // and keeps to it on a slow card and on a drive a hundred times faster, where time bounds
 // nothing; there its write tests still get several runs (an interval), not one long run.
 func TestEveryProfileKeepsItsByteBudget(t *testing.T) {
@@ -332,7 +332,7 @@ func TestEveryProfileKeepsItsByteBudget(t *testing.T) {
 			}
 		}
 	}
-	// Issue 11's report: pibenchmarks wrote 4.79 GB on a fast disk; Storage.sh writes 0.96 GB.
+	// Without a byte budget pibenchmarks wrote 4.79 GB on a fast disk; Storage.sh writes 0.96 GB.
 	if p := PiBenchmarks(); p.MaxBytesWritten > GiB {
 		t.Errorf("pibenchmarks budget %d MiB, want ≤ 1 GiB", p.MaxBytesWritten/MiB)
 	}

@@ -41,7 +41,7 @@ const (
 //
 // Sequential tests run at QD1 through psync, as dd and hdparm read and write: one request in
 // flight is what a file copy issues, and a 1 MiB request at QD>1 is split by the block layer
-// on many devices (blk-throttle then counts it twice on emulated drives, shared/STACK.md).
+// on many devices (blk-throttle then counts it twice on emulated drives, docs/decisions.md).
 // The cdm profiles measure SEQ1M Q8T1 for the deep-queue figure.
 func Quick() *Profile {
 	t := func(name, label string, p engine.Pattern, bs, qd int, eng engine.Engine, primary string) Test {

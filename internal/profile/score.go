@@ -8,7 +8,7 @@ import (
 )
 
 // iomarkScoreReference is the drive that scores 100: a good microSD card in a Raspberry Pi 4,
-// the limits issue 4 emulates (40 MB/s read, 20 MB/s write, 2600 read and 700 write IOPS at
+// the limits the lab's microSD card emulates (40 MB/s read, 20 MB/s write, 2600 read and 700 write IOPS at
 // 4 KiB, whatever the queue depth: a card has one queue).
 var iomarkScoreReference = []struct {
 	test   string

@@ -71,8 +71,8 @@ dd if=$FAKE bs=512 skip=32768 count=1 2>/dev/null | head -c 18; echo`),
 		// dm-flakey from the start: up for 12 s (mkfs, mount, the job's layout), then down,
 		// under the default engine (io_uring). It once left the job hanging now and then: the
 		// io_uring engine returned on the first failed I/O with the rest still in flight and
-		// closed its ring under them; it now reaps them all first (issue 14,
-		// TestURingEndsOnFailingDrive in internal/engine).
+		// closed its ring under them; it now reaps them all first
+		// (TestURingEndsOnFailingDrive in internal/engine).
 		Sh("dm-flakey", FailingUnderJob("flk", "flaky", `DEV=$(lab_dm_flakey flk "$BASE" 12 60)`, 0, ":", job...)),
 		Sh("delete", FailingUnderJob("del", "victim", `DEV=$BASE`, 3, `lab_delete_disk "$BASE"`, job...)),
 	)

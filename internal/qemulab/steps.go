@@ -51,7 +51,7 @@ func CaptureStep() Step {
 
 // WrapAroundFake is guest shell that makes NAME a fake-capacity card over drive driveID
 // claiming fakeMiB (every sector past the drive's real size lands again at its start) and
-// sets $FAKE to its node: the device `iomark verify` must catch (issue 12).
+// sets $FAKE to its node: the device `iomark verify` must catch.
 func WrapAroundFake(name, driveID string, fakeMiB int) string {
 	return fmt.Sprintf(`FAKE=$(lab_dm_wrap %s "$(lab_disk %s)" %d) || exit 1`, shellQuote(name), shellQuote(driveID), fakeMiB*2048)
 }

@@ -39,7 +39,7 @@ type verifyOut struct {
 }
 
 // TestVerifyDeviceMapper runs `iomark verify` on a real kernel against device-mapper fakes
-// (issue 12): a wrap-around fake card (dm-linear segments), a disk with a dm-error stretch
+// a wrap-around fake card (dm-linear segments), a disk with a dm-error stretch
 // inside it, and a disk that dies under the probe (its table swapped to dm-error once the
 // probe has written). Each is caught, the non-destructive probe leaves the first two
 // byte-identical, and the dying one is made byte-identical again by `--restore` from the

@@ -1,6 +1,6 @@
 // Package record defines the result record: the versioned JSON shape of one `iomark run`,
-// the same in the local database, the results server's API and every export (DESIGN.md,
-// "Result record"; docs/result-record.md). It is the bottom data package of a run: it holds
+// the same in the local database, the results server's API and every export
+// (docs/result-record.md). It is the bottom data package of a run: it holds
 // the types (findings and warnings included), identity keys and the decoder of stored
 // records.
 //

@@ -2,7 +2,7 @@ package refdata
 
 import "strings"
 
-// Board families, the groups the results site ranks by (issue 16): boards whose storage paths
+// Board families, the groups the results site ranks by: boards whose storage paths
 // behave alike share a family.
 const (
 	FamilyPi5      = "Pi 5"
@@ -67,7 +67,7 @@ var aliases = map[string]string{
 	"raspberry pi 3b+":                   "Raspberry Pi 3 Model B+",        // yacy-sd-card-speed: "made on a Raspberry Pi 3B+"
 	"pi 5":                               "Raspberry Pi 5",                 // pineboards-docs-16: "on Pi 5 using HatDrive! Bottom"
 	"the pi 5":                           "Raspberry Pi 5",                 // pcie-devices-679: "And on the Pi 5, running my disk-benchmark.sh"
-	"raspberry pi 5 model b":             "Raspberry Pi 5",                 // sbc-reviews issue #21 title "Raspberry Pi 5 model B"
+	"raspberry pi 5 model b":             "Raspberry Pi 5",                 // sbc-reviews#21 title "Raspberry Pi 5 model B"
 	"pi cm4":                             "Raspberry Pi Compute Module 4",  // pipci kioxia-bg4: "performance numbers on the Pi CM4"
 	"cm4":                                "Raspberry Pi Compute Module 4",  // pipci kingspec and wd-sn520: "works great with the CM4"
 	"cm4 lite 4gib model":                "Raspberry Pi Compute Module 4",  // pipci samsung-980: "on the Turing Pi v2 with a CM4 Lite 4GiB model"

@@ -54,7 +54,7 @@ func TestSecondBatchDecodes(t *testing.T) {
 			return map[string][2]string{"dd write": {r.DDWriteMBps.Printed, "170"}, "dd read": {r.DDReadMBps.Printed, "340"},
 				"no sync flag": {fmt.Sprint(r.DDWithoutSync()), "false"}}
 		}},
-		// pull request #657 card page: "| iozone 4K random read      | 73.74 MB/s |".
+		// raspberry-pi-pcie-devices#657 card page: "| iozone 4K random read      | 73.74 MB/s |".
 		{263, "pcie-devices-657", FamilyPi5, "nvme", func(r Result) map[string][2]string {
 			return map[string][2]string{"4k read": {r.Rand4kReadMBps.Printed, "73.74"}, "1M seq read": {r.IozoneSeq1MReadMBps.Printed, "419.09"},
 				"unit": {r.IozoneUnitPrinted, "MB/s"}, "divisor": {r.IozoneKBDivisor, ""}, "gen": {r.PCIeGen, ""}}

@@ -18,7 +18,7 @@ func TestPi5AndCM5RowsDecode(t *testing.T) {
 		deviceClass, pcieGen string
 		check                func(r Result) map[string][2]string // name -> {got, want}
 	}{
-		// issue #745: "HDParm Disk Read 631.68 MB/sec", "FIO 4k random write 26290 IOPS (105160 KB/s)",
+		// raspberry-pi-pcie-devices#745: "HDParm Disk Read 631.68 MB/sec", "FIO 4k random write 26290 IOPS (105160 KB/s)",
 		// "IOZone 4k random write 178701 KB/s"; "The following logs are based on forced PCIe gen 3"; no Score line.
 		{301, "pcie-devices-745", "Raspberry Pi 5", "nvme", "3", func(r Result) map[string][2]string {
 			return map[string][2]string{"hdparm": {r.HdparmDirectReadMBps.Printed, "631.68"}, "fio write iops": {r.FioRand4kWriteIOPS.Printed, "26290"},
@@ -44,11 +44,11 @@ func TestPi5AndCM5RowsDecode(t *testing.T) {
 		{306, "sourceperl-rpi5-notes", "Raspberry Pi 5", "nvme", "3", func(r Result) map[string][2]string {
 			return map[string][2]string{"hdparm": {r.HdparmDirectReadMBps.Printed, "820.66"}}
 		}},
-		// teslausb #239: "5 with KIOXIA Excerica G2 on NVMe Base by Pimoroni: 49130 Score @Pibenchmarks".
+		// teslausb#239: "5 with KIOXIA Excerica G2 on NVMe Base by Pimoroni: 49130 Score @Pibenchmarks".
 		{307, "teslausb-239", "Raspberry Pi 5", "nvme", "", func(r Result) map[string][2]string {
 			return map[string][2]string{"score": {r.PiBenchmarksScore.Printed, "49130"}, "model": {r.MakeModel, "KIOXIA Excerica G2"}}
 		}},
-		// firmware #2021, Ubuntu run on the CM5 Dev Kit: "Timing buffered disk reads: 1280 MB in  3.01 seconds = 425.46 MB/sec".
+		// raspberrypi/firmware#2021, Ubuntu run on the CM5 Dev Kit: "Timing buffered disk reads: 1280 MB in  3.01 seconds = 425.46 MB/sec".
 		{308, "rpi-firmware-2021", cm5, "nvme", "", func(r Result) map[string][2]string {
 			return map[string][2]string{"hdparm buffered": {r.HdparmReadMBps.Printed, "425.46"}, "direct": {r.HdparmDirectReadMBps.Printed, ""}}
 		}},

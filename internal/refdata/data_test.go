@@ -106,7 +106,7 @@ func TestBoardsAreCanonicalAndWordingMaps(t *testing.T) {
 	}
 }
 
-// TestIssueRequirements checks the coverage issue 16 asks for, as far as sources we could read
+// TestIssueRequirements checks the coverage the site's rankings need, as far as sources we could read
 // allow (SOURCES.md, "Not found, and left out"): Pi 5 NVMe rows measured at PCIe gen 2 and 3,
 // a Pi 5 USB SSD row, and a Pi 5 microSD row at SDR104. Not asserted because no source we
 // read has them: a Pi 5 microSD row at DDR50 and a measured (not a maker's) Pi 5 microSD row.

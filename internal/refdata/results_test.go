@@ -388,7 +388,7 @@ func TestFiguresListsEveryPrintedFigure(t *testing.T) {
 	}
 }
 
-// TestSpotChecksContinued compares rows added in the second round of issue 16 with their
+// TestSpotChecksContinued compares the rows of the second round of sources with their
 // documents; each expected figure was read again in the document named in the comment.
 func TestSpotChecksContinued(t *testing.T) {
 	results, err := Load()

@@ -6,7 +6,7 @@
 //
 // It owns presentation only: it never measures, probes, stores or changes a record, and it
 // never converts a figure into a unit its source did not use without saying so. MB/s means
-// 10^6 bytes per second everywhere (shared/DESIGN.md, "Units"); MiB/s, KiB/s and IOPS are
+// 10^6 bytes per second everywhere (docs/decisions.md, "Units"); MiB/s, KiB/s and IOPS are
 // named as such. Published reference figures come from internal/refdata as the caller passes
 // them; the mapping from their columns to iomark tests is a table in published.go.
 package report

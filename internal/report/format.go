@@ -318,7 +318,7 @@ func ExportHint(r *record.Run, s *Saved) string {
 	return ""
 }
 
-// wroteLine is printed with every result (DESIGN.md principle 4).
+// wroteLine is printed with every result: what a run wrote to the drive is never hidden.
 func wroteLine(r *record.Run) string {
 	s := fmt.Sprintf("wrote %s in %s", fmtBytes(r.BytesWritten), fmtSeconds(r.DurationS))
 	if r.Interrupted {

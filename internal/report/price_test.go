@@ -11,7 +11,7 @@ import (
 )
 
 // pricedRun is the sample run bought for $12.50 (SYNTHETIC, as sampleRun), with its
-// sequential write measured once and the two warnings a record made before issue 11 carried
+// sequential write measured once and the two warnings a record of schema 1 carried
 // for that (single-run and few-runs).
 func pricedRun() *record.Run {
 	r := sampleRun()

@@ -8,7 +8,7 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// Issue 11: the cliff (where, rates before and after, drop) and the thermal verdict are in
+// The cliff (where, rates before and after, drop) and the thermal verdict are in
 // the terminal and Markdown output, not only in JSON, HTML and the charts.
 func TestSustainedCliffAndHeatInTerminalAndMarkdown(t *testing.T) {
 	cool := sampleSustainedRun() // the SoC warms from 50 to 60 °C: no heat suspected

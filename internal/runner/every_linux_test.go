@@ -15,7 +15,7 @@ import (
 // expectedOnMicroSD is what a test of this shape must measure on the emulated card: the
 // tighter of its IOPS and bandwidth limits. ok is false where the emulation itself cannot
 // give the limit: blk-throttle counts a split bio twice, so blocks above 512 KiB at QD > 1
-// (and 1 profile.MiB through io_uring at any depth) read at a fraction of it (shared/STACK.md); those
+// (and 1 profile.MiB through io_uring at any depth) read at a fraction of it (docs/decisions.md, "Emulated drives"); those
 // are checked against fio on the same device instead.
 func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS float64, ok bool) {
 	if bs > 512<<10 && (qd > 1 || eng == string(engine.EngineIOUring)) {
@@ -42,7 +42,7 @@ func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
 		t.Fatal(err)
 	}
 	// cdm-flash is left out to keep CI short (~4 min): its four shapes (SEQ128K Q32T1/Q1T1,
-	// RND4K Q32T1/Q1T1) are measured here by cdm-nvme and cdm. It passed on 2026-11-22.
+	// RND4K Q32T1/Q1T1) are measured here by cdm-nvme and cdm.
 	for _, name := range []string{"sbc-reviews", "cdm", "cdm-nvme", "a1", "a2"} {
 		t.Run(name, func(t *testing.T) {
 			p, err := profile.ByName(name)

@@ -19,7 +19,7 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// The microSD-like drive of issue 4, emulated by blk-throttle on a RAM-backed loop device
+// A Pi 4 microSD-like drive, emulated by blk-throttle on a RAM-backed loop device
 // with ext4 on it, so the right answers are known.
 const (
 	sdReadIOPS  = 2600
@@ -28,7 +28,7 @@ const (
 	sdWriteMBps = 20
 )
 
-// labTolerance is issue 4's: every figure within ±5% of the emulated limit.
+// labTolerance: every figure within ±5% of the emulated limit, the precision it is measured to.
 const labTolerance = 0.05
 
 // needLab skips where drives cannot be emulated, but never in CI: there they must run.
@@ -171,7 +171,7 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 }
 
 // TestPibenchmarksScoreOnEmulatedMicroSD: the score equals Storage.sh's formula applied to
-// the emulated limits within ±5% (issue 4). The inputs the limits imply:
+// the emulated limits within ±5%. The inputs the limits imply:
 //
 //   - dd bs=4k conv=fsync: buffered writes reach the drive as writeback of large merged
 //     requests, so the bandwidth limit binds: 20 MB/s.

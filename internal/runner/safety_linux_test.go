@@ -54,7 +54,7 @@ func deviceIO(t *testing.T, dev string) (readSectors, writtenSectors int64) {
 	return readSectors, writtenSectors
 }
 
-// Issue 11 item 1: a path that does not exist is refused before anything is done, with the
+// A path that does not exist is refused before anything is done, with the
 // nearest existing directory (or `iomark list` for devices) named, and nothing is created.
 func TestMissingTargetsAreRefused(t *testing.T) {
 	dir := t.TempDir()
@@ -81,7 +81,7 @@ func TestMissingTargetsAreRefused(t *testing.T) {
 	}
 }
 
-// Issue 11 item 3: what a run may do is decided before its first I/O, the same way for
+// What a run may do is decided before its first I/O, the same way for
 // every kind of target, and said at the start: a mounted device with --destructive --confirm
 // is refused without a byte read; an existing file iomark did not create gets its read tests
 // only, said before the first test; a write-only profile on a read-only target is refused.
@@ -216,7 +216,7 @@ func freeBytes(t *testing.T, dir string) int64 {
 	return int64(st.Bavail) * int64(st.Bsize)
 }
 
-// Issue 11 item 2: kill -9 mid-run leaves nothing where the filesystem has O_TMPFILE (ext4):
+// Kill -9 mid-run leaves nothing where the filesystem has O_TMPFILE (ext4):
 // no file, and the space comes back. Where it has not (vfat, exfat, most FUSE filesystems), the named test file stays, and
 // the next run removes it, saying so.
 func TestKill9LeavesNothing(t *testing.T) {
@@ -273,7 +273,7 @@ func TestKill9LeavesNothing(t *testing.T) {
 	}
 }
 
-// Issue 11 item 2: a lazy unmount (umount -l) mid-run detaches the filesystem while the run's
+// A lazy unmount (umount -l) mid-run detaches the filesystem while the run's
 // open test file keeps it working: the run must notice, stop and say so, keeping the figures
 // measured before.
 func TestLazyUnmountIsReported(t *testing.T) {
@@ -306,7 +306,7 @@ func TestLazyUnmountIsReported(t *testing.T) {
 	t.Logf("stopped after %d tests: %v", len(out.Tests), err)
 }
 
-// Issue 11 item 4: on a fast drive (the unthrottled RAM drive) every profile keeps to its
+// On a fast drive (the unthrottled RAM drive) every profile keeps to its
 // byte budget, and its write tests still get several runs and an interval, not one run.
 func TestFastDriveKeepsTheByteBudget(t *testing.T) {
 	needLab(t)
@@ -351,7 +351,7 @@ func profileTest(p *profile.Profile, name string) profile.Test {
 	return profile.Test{}
 }
 
-// Issue 11 item 7: a slow after-cliff rate settles. 1 MiB writes at 40 MB/s fall to 5 MB/s
+// A slow after-cliff rate settles. 1 MiB writes at 40 MB/s fall to 5 MB/s
 // (one I/O every 0.2 s: per-second samples read 4.2 or 5.2 MB/s), and the write stops once
 // that rate has held, well before its byte bound, with the settled rate within ±5%.
 func TestSustainedSettlesAtASlowRate(t *testing.T) {
@@ -394,7 +394,7 @@ func TestSustainedSettlesAtASlowRate(t *testing.T) {
 	}
 }
 
-// Issue 11 item 2: the leftover of a crashed run on a filesystem without O_TMPFILE counted
+// The leftover of a crashed run on a filesystem without O_TMPFILE counted
 // as used space, so the next run failed for want of room. Leftovers whose process is gone
 // count as free in the decision and are removed before the layout; a leftover of a process
 // that still runs is never touched.

@@ -9,7 +9,7 @@ import (
 )
 
 // A write run bounded by bytes hands the engine a ramp bounded by bytes too, so what the run
-// writes is known before it starts (issue 11 item 4: a ramp bounded by time alone overdrew
+// writes is known before it starts (a ramp bounded by time alone overdrew
 // pibenchmarks' budget on a fast drive under load); a read run's ramp stays bounded by time.
 func TestSpecBoundsTheRampOfAByteBoundWrite(t *testing.T) {
 	r := &runner{target: "/mnt/x/test-file", destructive: true}

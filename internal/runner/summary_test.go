@@ -141,7 +141,7 @@ func TestOneReportPerCause(t *testing.T) {
 }
 
 // TestOneWarningPerCause: a test measured once gets stats' single-run warning and not also
-// few-runs ("measured once" and "measured 1 times" both appeared, issue 11); two runs of a
+// few-runs ("measured once" and "measured 1 times" must not both appear); two runs of a
 // test that wanted three get few-runs alone.
 func TestOneWarningPerCause(t *testing.T) {
 	tst := profile.Test{Name: "seq-write-1m", Pattern: engine.Write, BlockSize: profile.MiB, QD: 1, Jobs: 1,

@@ -11,7 +11,7 @@ import (
 )
 
 // With the embedded published data alone, the home page ranks each family's classes on the
-// comparison model's basis (internal/compare), one ranking per link setting, with no second #1.
+// comparison model's basis (internal/compare), one ranking per link setting, with no second first place.
 func TestHomeLeaderboard(t *testing.T) {
 	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
 	if _, err := SeedPublished(context.Background(), ts.st); err != nil {

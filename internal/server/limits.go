@@ -121,7 +121,7 @@ var uploadLimits = map[string]limit{
 	"sd.timing":          text(32),
 	"sd.clock_hz":        rng(0, 1e10),
 	"sd.bus_width_bits":  rng(0, 64),
-	// Issue 12's erase-block hints (SSR AU_SIZE, CSD SECTOR_SIZE, preferred_erase_size).
+	// The erase-block hints (SSR AU_SIZE, CSD SECTOR_SIZE, preferred_erase_size).
 	"sd.au_size_bytes":         bytesLim,
 	"sd.erase_sector_bytes":    bytesLim,
 	"sd.preferred_erase_bytes": bytesLim,
@@ -152,7 +152,7 @@ var uploadLimits = map[string]limit{
 	"queue.physical_block_bytes": rng(0, 1<<20),
 	"queue.nr_requests":          rng(0, 1<<20),
 
-	// Issue 17's drive health (NVMe SMART log, ATA SMART, eMMC life), power and network copy.
+	// Drive health (NVMe SMART log, ATA SMART, eMMC life), power and network copy.
 	// Counters as drives report them can be anything a uint64 holds; refusing the upload for
 	// one would lose the run, so only their sign and size are bounded.
 	"health.percentage_used":                   rng(0, 255),

@@ -118,7 +118,7 @@ func testResponsesMatchDocument(t *testing.T, ts *testServer) {
 	}
 	// A drive that reports health without a critical-warning field: the record leaves
 	// critical_warnings out (omitzero), and the response schema must not require it
-	// (schemathesis found the 2026-11-23 document did).
+	// (schemathesis found a document that did).
 	h := sampleRecord("doc-health", "SanDisk", "Card 0", "Raspberry Pi 4 Model B", 30)
 	read := uint64(182280)
 	h.Health = &health.Health{Source: health.SourceATA, DataReadBytes: &read}

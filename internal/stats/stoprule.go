@@ -4,7 +4,7 @@ import "time"
 
 // Defaults of the stop rule, used by DefaultStopRule and in place of unset fields.
 const (
-	DefaultTargetCI95Pct = 5  // issue 4: "until its 95% confidence interval is within ±5%"
+	DefaultTargetCI95Pct = 5  // repeat until the 95% confidence interval is within ±5%
 	DefaultMinRuns       = 3  // an interval from two runs is too wide to be useful at 95%
 	DefaultMaxRuns       = 10 // bounds the run count when no Budget is given
 )

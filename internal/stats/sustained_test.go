@@ -37,8 +37,8 @@ func TestAnalyseSustained(t *testing.T) {
 }
 
 // quantised is a write of 1 MiB I/Os at rateMBPerS sampled every second, each sample counting
-// the whole I/Os that completed in it, as the engine's series does (issue 11: at 5 MB/s the
-// samples read 4.2 and 5.2 MB/s).
+// the whole I/Os that completed in it, as the engine's series does (at 5 MB/s the samples
+// read 4.2 and 5.2 MB/s).
 func quantised(fromS, seconds int, rateMBPerS float64) []Interval {
 	const ioMB = 1.048576
 	var out []Interval
@@ -51,7 +51,7 @@ func quantised(fromS, seconds int, rateMBPerS float64) []Interval {
 	return out
 }
 
-// Issue 11: a slow after-cliff rate settles. 1 MiB writes at 5 MB/s after a cliff from
+// A slow after-cliff rate settles. 1 MiB writes at 5 MB/s after a cliff from
 // 40 MB/s: per-second samples alternate 4.2 and 5.2 MB/s, which the rule read as unsteady
 // sample by sample, so a slow stick wrote on to the 8 GiB bound.
 func TestSlowAfterCliffRateSettles(t *testing.T) {

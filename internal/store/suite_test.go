@@ -74,7 +74,7 @@ func f64(v float64) *float64 { return &v }
 
 var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 
-// sampleRun is a run with a record shaped like issue 4's JSON contract. The figures are
+// sampleRun is a run with a record shaped like the result record's JSON contract. The figures are
 // placeholders for storage tests, not measurements.
 func sampleRun(id string, at time.Time, vendor, model string) (Run, []Test) {
 	tests := []Test{

@@ -66,7 +66,7 @@ func Bridge(vid, pid uint16) (BridgeInfo, bool) {
 // the kernel's unusual_uas.h (uas-h).
 var usbVendors = map[uint16]string{
 	0x0781: "SanDisk",         // lsusb "SanDisk Corp."
-	0x0951: "Kingston",        // sysfs manufacturer string "Kingston" with idVendor 0951 (nwipe issue 560)
+	0x0951: "Kingston",        // sysfs manufacturer string "Kingston" with idVendor 0951 (nwipe#560)
 	0x04e8: "Samsung",         // usbids "Samsung Electronics Co., Ltd"
 	0x1058: "Western Digital", // usbids "Western Digital Technologies, Inc."
 	0x0bc2: "Seagate",         // uas-h "Seagate"

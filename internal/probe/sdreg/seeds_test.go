@@ -7,7 +7,7 @@ package sdreg
 //
 //	p2cat     ironsheep/P2-uSD-FS, DOCs/cards/*.md ("Raw Registers" of retail cards)
 //	armbian   armbian/build pull request 246 (armhwinfo log of /sys/bus/mmc/devices/*)
-//	smc45     hakandundar34coding/system-monitoring-center issue 45 (grep of
+//	smc45     hakandundar34coding/system-monitoring-center#45 (grep of
 //	          /sys/class/block/mmcblk0/device/*)
 //	usbsdmux  linux-automation/usbsdmux tests/reference/*.text
 //	kernel    Linux commit adding CID_MANFID_GIGASTONE (Keita Aihara, 2024-09), whose message

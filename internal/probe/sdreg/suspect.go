@@ -11,7 +11,7 @@ import (
 var knownOEM = map[uint8]string{
 	0x03: "SD", // SanDisk: kernel quirks.h matches CID_MANFID_SANDISK_SD with OEM 0x5344; p2cat SN64G; sysfs dump SN512
 	0x1b: "SM", // Samsung: p2cat GD4QT; usbsdmux dump GF8S5
-	0x02: "TM", // Toshiba/Kioxia: usbsdmux dump SA04G; litesdcard log SA16G; Apache NuttX issue 2276 log (SA08G)
+	0x02: "TM", // Toshiba/Kioxia: usbsdmux dump SA04G; litesdcard log SA16G; NuttX#2276 log (SA08G)
 }
 
 // nominalGB are the marketed capacities (10^9 bytes) of SD cards. A genuine card reports
