@@ -1,33 +1,15 @@
-package probe
+package record
 
-// Report is everything probe learned about one target. Its JSON form is the contract of
-// `iomark info --json` (docs/info-json.md): a key is present only when the hardware is and the
-// value was read, never guessed.
-type Report struct {
-	Target    string     `json:"target"`
-	Device    *Device    `json:"device,omitempty"`
-	Link      []Hop      `json:"link,omitempty"` // from the device up to the CPU
-	USB       *USB       `json:"usb,omitempty"`
-	SD        *SD        `json:"sd,omitempty"`
-	NVMe      *NVMe      `json:"nvme,omitempty"`
-	SATA      *SATA      `json:"sata,omitempty"`
-	Loop      *Loop      `json:"loop,omitempty"`
-	Board     *Board     `json:"board,omitempty"`
-	Mount     *Mount     `json:"mount,omitempty"`
-	Partition *Partition `json:"partition,omitempty"`
-	Queue     *Queue     `json:"queue,omitempty"`
-	// CeilingMBPerS is the practical limit of the slowest hop in MB/s (10^6 B/s).
-	CeilingMBPerS float64  `json:"ceiling_mb_per_s,omitempty"`
-	Ceiling       *Ceiling `json:"ceiling,omitempty"`
-	// Notes are probes that could not answer (permission, timeout): why a key is absent.
-	Notes []string `json:"notes,omitempty"`
-}
+// What the probe found about a run's target, as `iomark info --json` and the record carry it
+// (docs/info-json.md): a key is present only when the hardware is and the value was read.
+// Package probe fills them in; they are defined here so the record's JSON shape is this
+// package's alone.
 
 // Device is the whole disk that holds the target.
 type Device struct {
-	Name          string `json:"name"` // kernel name of the whole disk: sda, mmcblk0, nvme0n1
-	Path          string `json:"path"` // /dev/NAME
-	Class         string `json:"class"`
+	Name          string `json:"name"`  // kernel name of the whole disk: sda, mmcblk0, nvme0n1
+	Path          string `json:"path"`  // /dev/NAME
+	Class         string `json:"class"` // one of probe's Class constants: microsd, usb-ssd, nvme, …
 	Vendor        string `json:"vendor,omitempty"`
 	Model         string `json:"model,omitempty"`
 	CapacityBytes uint64 `json:"capacity_bytes,omitempty"`
@@ -36,22 +18,6 @@ type Device struct {
 	ReadOnly      bool   `json:"read_only,omitempty"`
 	Sysfs         string `json:"sysfs,omitempty"` // the device's directory under /sys/devices
 }
-
-// Device classes (the `class` key).
-const (
-	ClassMicroSD  = "microsd"
-	ClassEMMC     = "emmc"
-	ClassUSBFlash = "usb-flash"
-	ClassUSBSSD   = "usb-ssd"
-	ClassUSBHDD   = "usb-hdd"
-	ClassNVMe     = "nvme"
-	ClassSATA     = "sata"     // an ATA disk that does not report its rotation rate
-	ClassSATASSD  = "sata-ssd" // IDENTIFY word 217 says solid state
-	ClassSATAHDD  = "sata-hdd" // IDENTIFY word 217 gives a rotation rate
-	ClassVirtio   = "virtio"
-	ClassLoop     = "loop"
-	ClassOther    = "other"
-)
 
 // Hop is one link between the device and the CPU.
 type Hop struct {
@@ -183,14 +149,6 @@ type SATA struct {
 	RotationRateRPM int      `json:"rotation_rate_rpm,omitempty"`
 	Driver          string   `json:"driver,omitempty"` // ahci, …
 	TempC           *float64 `json:"temp_c,omitempty"`
-}
-
-// Loop describes a loop device and its backing file.
-type Loop struct {
-	BackingFile   string `json:"backing_file,omitempty"`
-	OffsetBytes   int64  `json:"offset_bytes,omitempty"`
-	DirectIO      bool   `json:"direct_io"`
-	BackingDevice string `json:"backing_device,omitempty"` // the disk that holds the file
 }
 
 // Board describes the machine.

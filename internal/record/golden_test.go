@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/iomark/iomark/internal/health"
 )
 
 // TestGoldenRecords: a record of every schema version the decoder reads decodes and encodes
@@ -58,7 +56,7 @@ func TestGoldenHealth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var h health.Health
+			var h Health
 			if err := json.Unmarshal(want, &h); err != nil {
 				t.Fatal(err)
 			}
