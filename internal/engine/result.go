@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/stats"
 )
 
@@ -82,9 +83,5 @@ type CPU struct {
 	USPerIO float64 `json:"us_per_io"` // (usr+sys) / ios, in microseconds
 }
 
-// Point is the throughput of one interval of the measured window.
-type Point struct {
-	TS     float64 `json:"t_s"` // end of the interval, seconds since the window began
-	IOPS   float64 `json:"iops"`
-	MBPerS float64 `json:"mb_per_s"`
-}
+// Point is the record's: a test's series is the engine's, as measured.
+type Point = record.Point

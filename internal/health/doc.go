@@ -11,6 +11,6 @@
 // What it must not do: write to a drive or change its settings (it never enables SMART,
 // starts a self-test or writes a log: only the read-only commands of package probe and the
 // NVMe Get Log Page are sent), block longer than the probe timeout (a buggy bridge must not
-// hang iomark), or judge what it reads (package advice makes the findings). It sits below
-// package record, which carries a Health in every run.
+// hang iomark), or judge what it reads (package advice makes the findings). Health is the
+// record's type (package record), as every run record carries it.
 package health

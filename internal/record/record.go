@@ -1,12 +1,6 @@
 package record
 
-import (
-	"time"
-
-	"github.com/iomark/iomark/internal/engine"
-	"github.com/iomark/iomark/internal/health"
-	"github.com/iomark/iomark/internal/probe"
-)
+import "time"
 
 // SchemaVersion is bumped on any change a reader of older records must know about. Version 2
 // made each warning an object with a code ({code, message}); version 1's bare sentences still
@@ -32,21 +26,21 @@ type Run struct {
 
 	Target Target `json:"target"`
 	// As in `iomark info --json`; host is info's board.
-	Host          *probe.Board     `json:"host,omitempty"`
-	Device        *probe.Device    `json:"device,omitempty"`
-	Link          []probe.Hop      `json:"link,omitempty"`
-	USB           *probe.USB       `json:"usb,omitempty"`
-	SD            *probe.SD        `json:"sd,omitempty"`
-	NVMe          *probe.NVMe      `json:"nvme,omitempty"`
-	SATA          *probe.SATA      `json:"sata,omitempty"`
-	Mount         *probe.Mount     `json:"mount,omitempty"`
-	Partition     *probe.Partition `json:"partition,omitempty"`
-	Queue         *probe.Queue     `json:"queue,omitempty"`
-	CeilingMBPerS float64          `json:"ceiling_mb_per_s,omitempty"`
-	Ceiling       *probe.Ceiling   `json:"ceiling,omitempty"`
+	Host          *Board     `json:"host,omitempty"`
+	Device        *Device    `json:"device,omitempty"`
+	Link          []Hop      `json:"link,omitempty"`
+	USB           *USB       `json:"usb,omitempty"`
+	SD            *SD        `json:"sd,omitempty"`
+	NVMe          *NVMe      `json:"nvme,omitempty"`
+	SATA          *SATA      `json:"sata,omitempty"`
+	Mount         *Mount     `json:"mount,omitempty"`
+	Partition     *Partition `json:"partition,omitempty"`
+	Queue         *Queue     `json:"queue,omitempty"`
+	CeilingMBPerS float64    `json:"ceiling_mb_per_s,omitempty"`
+	Ceiling       *Ceiling   `json:"ceiling,omitempty"`
 	// Health is what the drive reported about its wear and errors before the run
 	// (docs/health.md); source "none" with a note when it reports nothing.
-	Health *health.Health `json:"health,omitempty"`
+	Health *Health `json:"health,omitempty"`
 	// Power says where the power figures of the tests and samples come from; absent when
 	// the machine reports no power and none was typed in (docs/power.md).
 	Power *Power `json:"power,omitempty"`
@@ -112,7 +106,7 @@ type Test struct {
 	// (100 = one core busy all along).
 	CPUPct float64 `json:"cpu_pct,omitempty"`
 	// Series is the per-interval throughput of the median repetition.
-	Series []engine.Point `json:"series,omitempty"`
+	Series []Point `json:"series,omitempty"`
 	// Sustained holds the cliff analysis of the sustained profile.
 	Sustained *Sustained `json:"sustained,omitempty"`
 	// PowerW is the mean power drawn during the test (the samples taken while it ran, or
@@ -178,7 +172,7 @@ type Network struct {
 	LocalSustainedMBPerS *float64 `json:"local_sustained_mb_per_s,omitempty"`
 	LocalRunID           string   `json:"local_run_id,omitempty"`
 	// Series is the per-second network rate, beside the test's drive-rate series.
-	Series []engine.Point `json:"series,omitempty"`
+	Series []Point `json:"series,omitempty"`
 	// Ended says how the copy ended: "complete", "sender-closed" (the sender stopped
 	// early), "drive-full", "interrupted" or "error".
 	Ended string `json:"ended"`

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/iomark/iomark/internal/probe"
 )
 
 func sampleRun(t *testing.T) *Run {
@@ -17,10 +15,10 @@ func sampleRun(t *testing.T) *Run {
 	pib := 8905
 	return &Run{SchemaVersion: SchemaVersion, ID: id, CreatedAt: time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),
 		ToolVersion: "test", Profile: "quick",
-		Host:   &probe.Board{Model: "Raspberry Pi 4 Model B Rev 1.4", Revision: "c03114"},
-		Device: &probe.Device{Name: "mmcblk0", Class: probe.ClassMicroSD, Vendor: "SanDisk", Model: "SN64G", CapacityBytes: 63864569856},
-		SD:     &probe.SD{ManfID: 3, OEMID: "SD", Name: "SN64G"},
-		Link:   []probe.Hop{{Bus: "sd", SpeedMbps: 400}},
+		Host:   &Board{Model: "Raspberry Pi 4 Model B Rev 1.4", Revision: "c03114"},
+		Device: &Device{Name: "mmcblk0", Class: "microsd", Vendor: "SanDisk", Model: "SN64G", CapacityBytes: 63864569856},
+		SD:     &SD{ManfID: 3, OEMID: "SD", Name: "SN64G"},
+		Link:   []Hop{{Bus: "sd", SpeedMbps: 400}},
 		Tests: []Test{{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, IOPS: 2600, MBPerS: 10.65,
 			Primary: "iops", LatUS: Latency{P50: 380, P99: 900, Max: 2000}, CI95Pct: 1.2, Runs: 3}},
 		Scores: Scores{Pibenchmarks: &pib}}
@@ -32,12 +30,12 @@ func TestDeviceKey(t *testing.T) {
 		t.Errorf("SD key = %q", got)
 	}
 	r.SD = nil
-	r.USB = &probe.USB{VID: "174c", PID: "55aa", SCSIModel: "ASM1153E", Drive: &probe.ATAIdentity{Model: "Samsung SSD 870 EVO 500GB"}}
+	r.USB = &USB{VID: "174c", PID: "55aa", SCSIModel: "ASM1153E", Drive: &ATAIdentity{Model: "Samsung SSD 870 EVO 500GB"}}
 	if got := r.DeviceKey(); got != "usb:174c:55aa:samsung ssd 870 evo 500gb" {
 		t.Errorf("USB key = %q: want the drive behind the bridge", got)
 	}
 	r.USB = nil
-	r.Device = &probe.Device{Name: "loop3", Class: probe.ClassLoop, CapacityBytes: 1073741824}
+	r.Device = &Device{Name: "loop3", Class: "loop", CapacityBytes: 1073741824}
 	if got := r.DeviceKey(); got != "loop:unidentified:1gb" {
 		t.Errorf("unidentified drive key = %q, want it grouped as reported", got)
 	}
@@ -88,8 +86,8 @@ func TestWarningsOfEitherSchema(t *testing.T) {
 
 func TestUnitKey(t *testing.T) {
 	sd := func(serial string, size uint64) *Run {
-		return &Run{SD: &probe.SD{ManfID: 0x1b, OEMID: "SM", Name: "EC1S5", SerialHash: serial},
-			Device: &probe.Device{Class: probe.ClassMicroSD, CapacityBytes: size}}
+		return &Run{SD: &SD{ManfID: 0x1b, OEMID: "SM", Name: "EC1S5", SerialHash: serial},
+			Device: &Device{Class: "microsd", CapacityBytes: size}}
 	}
 	a, b, c := sd("aaaa", 64e9).UnitKey(), sd("bbbb", 64e9).UnitKey(), sd("aaaa", 128e9).UnitKey()
 	if a == b || a == c || a != sd("aaaa", 64e9).UnitKey() {

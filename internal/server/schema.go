@@ -108,7 +108,21 @@ func componentName(t reflect.Type) string {
 	if pkg == "server" {
 		return strings.ToUpper(t.Name()[:1]) + t.Name()[1:]
 	}
+	if name, ok := publishedRecordNames[t.Name()]; ok && pkg == "record" {
+		return name
+	}
 	return strings.ToUpper(pkg[:1]) + pkg[1:] + t.Name()
+}
+
+// publishedRecordNames: the record's types that probe, health and engine fill in are named
+// in the document after those packages (ProbeDevice, HealthHealth, EnginePoint), the names
+// clients made from it use.
+var publishedRecordNames = map[string]string{
+	"Board": "ProbeBoard", "Device": "ProbeDevice", "Hop": "ProbeHop", "USB": "ProbeUSB",
+	"Bridge": "ProbeBridge", "ATAIdentity": "ProbeATAIdentity", "SD": "ProbeSD", "NVMe": "ProbeNVMe",
+	"SATA": "ProbeSATA", "Mount": "ProbeMount", "Partition": "ProbePartition", "Queue": "ProbeQueue",
+	"Ceiling": "ProbeCeiling", "PiInfo": "ProbePiInfo", "Throttle": "ProbeThrottle",
+	"Health": "HealthHealth", "HealthAttribute": "HealthAttribute", "Point": "EnginePoint",
 }
 
 // schemaOf returns the schema of t at path (for limits). JSON null is allowed where
