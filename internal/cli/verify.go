@@ -23,6 +23,7 @@ import (
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/target"
 )
 
 func init() { subcommands = append(subcommands, newVerifyCmd) }
@@ -452,22 +453,17 @@ func verifyDir(ctx context.Context, dir string, f *verifyFlags, progress *verify
 }
 
 // identify probes the drive for its identity keys; nil when it cannot (the verify goes on).
-func identify(target, root string) *probe.Report {
-	rep, err := probe.Probe(target, probe.Options{Root: root})
-	if err != nil {
-		return nil
-	}
-	return rep
+// It asks the drive nothing (no health): a verify's own reads and writes are what it sends.
+func identify(path, root string) *probe.Report {
+	facts, _ := target.Gather(path, target.Options{Probe: probe.Options{Root: root}})
+	return facts.Report
 }
 
 // driveKeys returns the product and unit keys a verify is saved under: a drive nothing
 // identifies is keyed by what the kernel calls it and its size.
 func driveKeys(rep *probe.Report, res *flash.Result) (deviceKey, unitKey string) {
-	if rep != nil {
-		r := &record.Run{Device: rep.Device, SD: rep.SD, USB: rep.USB, NVMe: rep.NVMe, SATA: rep.SATA}
-		if k := r.DeviceKey(); k != "" {
-			return k, r.UnitKey()
-		}
+	if dk, uk := target.Keys(rep); dk != "" {
+		return dk, uk
 	}
 	k := fmt.Sprintf("unidentified:%s", filepath.Base(res.Target))
 	return k, fmt.Sprintf("%s|%d", k, res.ClaimedBytes)

@@ -1,41 +1,56 @@
-package cli
+package target
 
 import (
 	"context"
 	"encoding/json"
-	"os"
 
 	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/flash"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/runstore"
-	"github.com/iomark/iomark/internal/store"
 )
 
-// verifyFindings looks up the latest verify of the drive a report describes and returns
-// its findings (fake-capacity, flash-damaged). It never creates a database: with no --db and
-// no default database file there is nothing to find; a database it cannot read is skipped
-// too, since info and run must work without one.
-func verifyFindings(ctx context.Context, dsn string, rep *probe.Report) []record.Finding {
-	if rep == nil || rep.Device == nil {
+// Findings puts together what iomark finds on the target, worst first and in the rules'
+// order within a severity (the rules are package advice's):
+//   - with a run, the run's own findings, which the runner judged from the probe report, the
+//     figures and the health the record keeps (runner); with none, the rules on the probe
+//     report and on the drive's health;
+//   - then what the drive's latest verify found (fake capacity, damage): a benchmark of a
+//     fake card is a benchmark of a card that loses data.
+//
+// ctx bounds the verify's lookup. Without a run the result is never nil, so that JSON shows
+// "findings": [] when all is well.
+func (f *Facts) Findings(ctx context.Context, run *record.Run) []record.Finding {
+	var fs []record.Finding
+	if run != nil {
+		fs = run.Findings
+	} else {
+		fs = advice.EvaluateDrive(f.Report, f.Health)
+	}
+	return advice.Sorted(append(fs, f.verifyFindings(ctx)...))
+}
+
+// EraseBlockFindings are info --geometry's findings: the partitions of disk checked against
+// its estimated erase block g, worst first. Never nil.
+func EraseBlockFindings(parts []probe.Partition, g *flash.Geometry, disk string) []record.Finding {
+	return advice.Sorted(append([]record.Finding{}, advice.EraseBlockAlignment(parts, g, disk)...))
+}
+
+// verifyFindings looks up the latest verify of the drive and returns its findings
+// (fake-capacity, flash-damaged). A database that cannot be read is skipped, since info and
+// run must work without one.
+func (f *Facts) verifyFindings(ctx context.Context) []record.Finding {
+	rep := f.Report
+	if f.opts.Verifies == nil || rep == nil || rep.Device == nil {
 		return nil
 	}
-	unit := (&record.Run{Device: rep.Device, SD: rep.SD, USB: rep.USB, NVMe: rep.NVMe, SATA: rep.SATA}).UnitKey()
+	_, unit := Keys(rep)
 	if unit == "" {
 		return nil
 	}
-	if namedDB(dsn) == "" {
-		p, err := store.DefaultPath()
-		if err != nil {
-			return nil
-		}
-		if _, err := os.Stat(p); err != nil {
-			return nil
-		}
-	}
-	st, err := openStore(ctx, dsn)
-	if err != nil {
+	st, err := f.opts.Verifies(ctx)
+	if err != nil || st == nil {
 		return nil
 	}
 	defer st.Close()
