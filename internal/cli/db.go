@@ -37,6 +37,24 @@ func openStore(ctx context.Context, dsn string) (*store.Store, error) {
 	return openStoreWith(ctx, dsn, store.Options{})
 }
 
+// existingStore opens the results database dsn names, or the default one when its file
+// exists; nil, nil when there is none. What only reads the database (a drive's latest verify)
+// never creates one.
+func existingStore(dsn string) func(context.Context) (*store.Store, error) {
+	return func(ctx context.Context) (*store.Store, error) {
+		if namedDB(dsn) == "" {
+			p, err := store.DefaultPath()
+			if err != nil {
+				return nil, nil
+			}
+			if _, err := os.Stat(p); err != nil {
+				return nil, nil
+			}
+		}
+		return openStore(ctx, dsn)
+	}
+}
+
 // openStoreWith is openStore with bounds on connections and caches (a server's).
 func openStoreWith(ctx context.Context, dsn string, o store.Options) (*store.Store, error) {
 	dsn = namedDB(dsn)

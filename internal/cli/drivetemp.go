@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/iomark/iomark/internal/target"
 )
 
 // Readings of a drive's temperature that the machine cannot take (USB flash drives, SD
@@ -91,6 +93,15 @@ func (t *typedTemps) take() *float64 {
 	c := t.pending
 	t.pending = nil
 	return c
+}
+
+// readings describes the readings to the sensors of a run; from is --drive-temp-c's value.
+func (t *typedTemps) readings(from string) *target.Readings {
+	r := &target.Readings{Source: "file", Sensor: "readings appended to " + from + " during the run (--drive-temp-c)", Take: t.take}
+	if from == "-" {
+		r.Source, r.Sensor = "typed", "readings typed on standard input during the run (--drive-temp-c -)"
+	}
+	return r
 }
 
 // count is how many readings arrived.

@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/flash"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/target"
 )
 
 // geometryResult is the JSON of `iomark info --geometry DISK --json` (docs/verify.md).
@@ -27,22 +27,23 @@ type geometryResult struct {
 
 // runGeometry estimates the erase block of a whole disk (reads only) and checks its
 // partitions against it.
-func runGeometry(cmd *cobra.Command, target string, o probe.Options, asJSON bool) error {
-	b, err := flash.OpenBlock(target, false, o.Root)
+func runGeometry(cmd *cobra.Command, disk string, o probe.Options, asJSON bool) error {
+	b, err := flash.OpenBlock(disk, false, o.Root)
 	if err != nil {
 		return withExit(exitFailure, fmt.Errorf("--geometry needs a whole disk: %w", err))
 	}
 	defer b.Close()
 	var hints []flash.RegisterHint
-	if rep, err := probe.Probe(target, o); err == nil && rep.SD != nil {
-		if rep.SD.AUSizeBytes > 0 {
-			hints = append(hints, flash.RegisterHint{Name: "SD AU_SIZE (status register)", Bytes: int64(rep.SD.AUSizeBytes)})
+	if facts, err := target.Gather(disk, target.Options{Probe: o}); err == nil && facts.Report.SD != nil {
+		sd := facts.Report.SD
+		if sd.AUSizeBytes > 0 {
+			hints = append(hints, flash.RegisterHint{Name: "SD AU_SIZE (status register)", Bytes: int64(sd.AUSizeBytes)})
 		}
-		if rep.SD.PreferredEraseBytes > 0 {
-			hints = append(hints, flash.RegisterHint{Name: "preferred_erase_size (kernel)", Bytes: int64(rep.SD.PreferredEraseBytes)})
+		if sd.PreferredEraseBytes > 0 {
+			hints = append(hints, flash.RegisterHint{Name: "preferred_erase_size (kernel)", Bytes: int64(sd.PreferredEraseBytes)})
 		}
-		if rep.SD.EraseSectorBytes > 0 {
-			hints = append(hints, flash.RegisterHint{Name: "CSD SECTOR_SIZE (erase sector)", Bytes: int64(rep.SD.EraseSectorBytes)})
+		if sd.EraseSectorBytes > 0 {
+			hints = append(hints, flash.RegisterHint{Name: "CSD SECTOR_SIZE (erase sector)", Bytes: int64(sd.EraseSectorBytes)})
 		}
 	} else if b.PreferredEraseBytes > 0 {
 		hints = append(hints, flash.RegisterHint{Name: "preferred_erase_size (kernel)", Bytes: b.PreferredEraseBytes})
@@ -67,8 +68,8 @@ func runGeometry(cmd *cobra.Command, target string, o probe.Options, asJSON bool
 		}
 		return withExit(exitFailure, err)
 	}
-	res := geometryResult{Device: target, SizeBytes: b.SizeBytes, Geometry: g, Partitions: parts,
-		Findings: advice.Sorted(append([]record.Finding{}, advice.EraseBlockAlignment(parts, g, target)...))}
+	res := geometryResult{Device: disk, SizeBytes: b.SizeBytes, Geometry: g, Partitions: parts,
+		Findings: target.EraseBlockFindings(parts, g, disk)}
 	if res.Partitions == nil {
 		res.Partitions = []probe.Partition{}
 	}

@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/target"
 )
 
 func init() { subcommands = append(subcommands, newInfoCmd) }
@@ -74,12 +74,12 @@ or through a USB-SATA bridge; the NVMe health log page), each bounded by --timeo
 			if err != nil {
 				return err
 			}
-			target := "."
+			path := "."
 			if len(args) == 1 {
-				target = args[0]
+				path = args[0]
 			}
 			if geometry {
-				return runGeometry(cmd, target, o, f.json)
+				return runGeometry(cmd, path, o, f.json)
 			}
 			// A database the user named must be readable: its verifies are findings here.
 			if namedDB(dsn) != "" {
@@ -89,19 +89,18 @@ or through a USB-SATA bridge; the NVMe health log page), each bounded by --timeo
 				}
 				st.Close()
 			}
-			r, err := probe.Probe(target, o)
+			facts, err := target.Gather(path, target.Options{Probe: o, Health: true, Verifies: existingStore(dsn)})
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
-			h := health.Read(r, o)
-			res := infoResult{Report: r, Health: h, Findings: advice.Sorted(append(advice.EvaluateDrive(r, h), verifyFindings(cmd.Context(), dsn, r)...))}
+			res := infoResult{Report: facts.Report, Health: facts.Health, Findings: facts.Findings(cmd.Context(), nil)}
 			out := cmd.OutOrStdout()
 			if f.json {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(res)
 			}
-			return report.Info(out, r, h, res.Findings)
+			return report.Info(out, res.Report, res.Health, res.Findings)
 		},
 	}
 	f.add(cmd)

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/target"
 )
 
 func init() { subcommands = append(subcommands, newListCmd) }
@@ -61,11 +61,9 @@ func listHealth(entries []probe.ListEntry, o probe.Options) []report.ListRow {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rep, err := probe.Probe("/dev/"+e.Name, o)
-			if err != nil {
-				return
+			if facts, err := target.Gather("/dev/"+e.Name, target.Options{Probe: o, Health: true}); err == nil {
+				rows[i].Health = facts.Health
 			}
-			rows[i].Health = health.Read(rep, o)
 		}()
 	}
 	wg.Wait()

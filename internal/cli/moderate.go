@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -28,14 +30,28 @@ includes it. hide takes any result out the same way; approve lists a doubted one
 returns a result to the server's own verdict. A running server notices within a second.`,
 	}
 
+	subs := []*cobra.Command{newModerateFlaggedCmd(&dsn),
+		newModerateSetCmd(&dsn, "hide", "Take a result out of every list, ranking and page (its pages answer 410)", store.ModerationHidden, "hidden"),
+		newModerateSetCmd(&dsn, "unhide", "Return a result to the server's own verdict (listed unless doubted)", store.ModerationAuto, "back to the server's verdict"),
+		newModerateSetCmd(&dsn, "approve", "List a result the server doubts anyway", store.ModerationApproved, "approved")}
+	// The same --db as iomark serve's, given to moderate or after any of its subcommands.
+	addDBFlagTo(cmd.PersistentFlags(), &dsn)
+	for _, sub := range subs {
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}
+
+// newModerateFlaggedCmd is moderate flagged, on the database *dsn names.
+func newModerateFlaggedCmd(dsn *string) *cobra.Command {
 	var asJSON bool
 	var limit int
-	flagged := &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "flagged",
 		Short: "List the doubted, hidden and approved results, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := openStore(cmd.Context(), dsn)
+			st, err := openStore(cmd.Context(), *dsn)
 			if err != nil {
 				return withExit(exitFailure, err)
 			}
@@ -52,98 +68,101 @@ returns a result to the server's own verdict. A running server notices within a 
 			if err != nil {
 				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
 			}
-			out := cmd.OutOrStdout()
 			if asJSON {
-				type row struct {
-					ID         string          `json:"id"`
-					CreatedAt  string          `json:"created_at"`
-					Board      string          `json:"board"`
-					Drive      string          `json:"drive"`
-					Listed     bool            `json:"listed"`
-					Moderation string          `json:"moderation"`
-					Flags      json.RawMessage `json:"flags"`
-					// DeletedAt: when its uploader deleted it (then hidden); absent otherwise.
-					DeletedAt string `json:"deleted_at,omitempty"`
-				}
-				rows := make([]row, 0, len(runs))
-				for _, r := range runs {
-					flags := r.Flags
-					if len(flags) == 0 {
-						flags = json.RawMessage("[]")
-					}
-					var at string
-					if d, ok := deleted[r.ID]; ok {
-						at = d.Format("2006-01-02T15:04:05Z")
-					}
-					rows = append(rows, row{r.ID, r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Board,
-						joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Listed, r.Moderation, flags, at})
-				}
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
+				return printModeratedJSON(cmd.OutOrStdout(), runs, deleted)
 			}
-			if len(runs) == 0 {
-				fmt.Fprintln(out, "no result is doubted, hidden or approved")
-				return nil
-			}
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "RESULT\tDATE\tSTATE\tDRIVE\tBOARD\tWHY")
-			for _, r := range runs {
-				state := "not listed"
-				switch {
-				case r.Moderation == store.ModerationHidden && !deleted[r.ID].IsZero():
-					state = "deleted by its uploader " + deleted[r.ID].Format("2006-01-02")
-				case r.Moderation == store.ModerationHidden:
-					state = "hidden"
-				case r.Moderation == store.ModerationApproved:
-					state = "approved"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.CreatedAt.UTC().Format("2006-01-02"), state,
-					joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Board, flagSummary(r.Flags))
-			}
-			return tw.Flush()
+			return printModerated(cmd.OutOrStdout(), runs, deleted)
 		},
 	}
-	flagged.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
-	flagged.Flags().IntVar(&limit, "limit", store.MaxLimit, "list at most this many")
-
-	set := func(use, short, moderation, done string) *cobra.Command {
-		return &cobra.Command{
-			Use:   use + " ID",
-			Short: short,
-			Args:  cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				st, err := openStore(cmd.Context(), dsn)
-				if err != nil {
-					return withExit(exitFailure, err)
-				}
-				defer st.Close()
-				r, err := st.SetModeration(cmd.Context(), args[0], moderation)
-				if errors.Is(err, store.ErrNotFound) {
-					return withExit(exitFailure, fmt.Errorf("no result has id %q in this database: `iomark moderate flagged` lists the doubted ones, the result's page shows its id", args[0]))
-				}
-				if err != nil {
-					return withExit(exitFailure, fmt.Errorf("moderating %s: %w", args[0], err))
-				}
-				listed := "it is listed"
-				if !r.Listed {
-					listed = "it is not listed"
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s %s: %s\n", args[0], done, listed)
-				return nil
-			},
-		}
-	}
-	subs := []*cobra.Command{flagged,
-		set("hide", "Take a result out of every list, ranking and page (its pages answer 410)", store.ModerationHidden, "hidden"),
-		set("unhide", "Return a result to the server's own verdict (listed unless doubted)", store.ModerationAuto, "back to the server's verdict"),
-		set("approve", "List a result the server doubts anyway", store.ModerationApproved, "approved")}
-	// The same --db as iomark serve's, given to moderate or after any of its subcommands.
-	addDBFlagTo(cmd.PersistentFlags(), &dsn)
-	for _, sub := range subs {
-		cmd.AddCommand(sub)
-	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	cmd.Flags().IntVar(&limit, "limit", store.MaxLimit, "list at most this many")
 	return cmd
+}
+
+// newModerateSetCmd is a moderate subcommand that sets one result's moderation (hide,
+// unhide, approve) on the database *dsn names; done says what it did.
+func newModerateSetCmd(dsn *string, use, short, moderation, done string) *cobra.Command {
+	return &cobra.Command{
+		Use:   use + " ID",
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := openStore(cmd.Context(), *dsn)
+			if err != nil {
+				return withExit(exitFailure, err)
+			}
+			defer st.Close()
+			r, err := st.SetModeration(cmd.Context(), args[0], moderation)
+			if errors.Is(err, store.ErrNotFound) {
+				return withExit(exitFailure, fmt.Errorf("no result has id %q in this database: `iomark moderate flagged` lists the doubted ones, the result's page shows its id", args[0]))
+			}
+			if err != nil {
+				return withExit(exitFailure, fmt.Errorf("moderating %s: %w", args[0], err))
+			}
+			listed := "it is listed"
+			if !r.Listed {
+				listed = "it is not listed"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s %s: %s\n", args[0], done, listed)
+			return nil
+		},
+	}
+}
+
+// printModeratedJSON prints moderate flagged --json: one object a result, with when its
+// uploader deleted it, if they did.
+func printModeratedJSON(out io.Writer, runs []store.Run, deleted map[string]time.Time) error {
+	type row struct {
+		ID         string          `json:"id"`
+		CreatedAt  string          `json:"created_at"`
+		Board      string          `json:"board"`
+		Drive      string          `json:"drive"`
+		Listed     bool            `json:"listed"`
+		Moderation string          `json:"moderation"`
+		Flags      json.RawMessage `json:"flags"`
+		// DeletedAt: when its uploader deleted it (then hidden); absent otherwise.
+		DeletedAt string `json:"deleted_at,omitempty"`
+	}
+	rows := make([]row, 0, len(runs))
+	for _, r := range runs {
+		flags := r.Flags
+		if len(flags) == 0 {
+			flags = json.RawMessage("[]")
+		}
+		var at string
+		if d, ok := deleted[r.ID]; ok {
+			at = d.Format("2006-01-02T15:04:05Z")
+		}
+		rows = append(rows, row{r.ID, r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Board,
+			joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Listed, r.Moderation, flags, at})
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
+}
+
+// printModerated prints the doubted, hidden and approved results as a table.
+func printModerated(out io.Writer, runs []store.Run, deleted map[string]time.Time) error {
+	if len(runs) == 0 {
+		fmt.Fprintln(out, "no result is doubted, hidden or approved")
+		return nil
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RESULT\tDATE\tSTATE\tDRIVE\tBOARD\tWHY")
+	for _, r := range runs {
+		state := "not listed"
+		switch {
+		case r.Moderation == store.ModerationHidden && !deleted[r.ID].IsZero():
+			state = "deleted by its uploader " + deleted[r.ID].Format("2006-01-02")
+		case r.Moderation == store.ModerationHidden:
+			state = "hidden"
+		case r.Moderation == store.ModerationApproved:
+			state = "approved"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.CreatedAt.UTC().Format("2006-01-02"), state,
+			joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Board, flagSummary(r.Flags))
+	}
+	return tw.Flush()
 }
 
 // flagSummary names a stored run's flags in one line.

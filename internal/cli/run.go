@@ -15,11 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/iomark/iomark/internal/advice"
 	"github.com/iomark/iomark/internal/engine"
-	"github.com/iomark/iomark/internal/health"
-	"github.com/iomark/iomark/internal/power"
-	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
@@ -27,6 +23,7 @@ import (
 	"github.com/iomark/iomark/internal/runner"
 	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/target"
 	"github.com/iomark/iomark/internal/upload"
 )
 
@@ -76,11 +73,11 @@ wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + 
   iomark run --profile sbc-reviews --markdown`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			target := "."
+			path := "."
 			if len(args) == 1 {
-				target = args[0]
+				path = args[0]
 			}
-			return runProfile(cmd, target, f)
+			return runProfile(cmd, path, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -104,52 +101,16 @@ wrote and how long it took. Profiles: ` + strings.Join(profile.Names(), ", ") + 
 	return cmd
 }
 
-func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
-	p, err := profile.ByName(f.profile)
+func runProfile(cmd *cobra.Command, path string, f *runFlags) error {
+	p, outEx, err := f.parse()
 	if err != nil {
-		return usageError("--profile: %v", err)
-	}
-	if f.asJSON && f.markdown {
-		return usageError("--json and --markdown: choose one")
-	}
-	if f.size != "" || f.maxTime != 0 {
-		var size int64
-		if f.size != "" {
-			if size, err = engine.ParseSize(f.size); err != nil || size <= 0 {
-				return usageError("--size %s: give a size such as 20G (k = 1024)", f.size)
-			}
-		}
-		if f.maxTime < 0 {
-			return usageError("--time %s: give a duration such as 30m", f.maxTime)
-		}
-		if err := p.SetSustainedBounds(size, f.maxTime); err != nil {
-			return usageError("--size/--time: %v (they bound the write of --profile sustained)", err)
-		}
-	}
-	if f.price < 0 {
-		return usageError("--price cannot be negative")
-	}
-	if f.powerWatts < 0 || f.powerWatts > 10000 {
-		return usageError("--power-watts %v: give the watts your meter showed (e.g. 6.4)", f.powerWatts)
-	}
-	if f.class != "" && !slices.Contains(profile.DeclarableClasses(), f.class) {
-		return usageError("--class %q: use one of %s", f.class, strings.Join(profile.DeclarableClasses(), ", "))
-	}
-	if f.confirm != "" && !f.destructive {
-		return usageError("--confirm only counts with --destructive")
-	}
-	var outEx report.Exporter
-	if f.outPath != "" {
-		ext := strings.TrimPrefix(filepath.Ext(f.outPath), ".")
-		if outEx, err = report.ByName(ext); err != nil {
-			return usageError("--out %s: cannot tell the format from the extension (use .json, .csv, .md, .html, .png or .svg)", f.outPath)
-		}
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	abs, err := filepath.Abs(target)
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return withExit(exitFailure, err)
 	}
@@ -172,67 +133,27 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		}
 		defer st.Close()
 	}
-	popts := probe.Options{}
-	rep, perr := probe.Probe(abs, popts)
-	if perr != nil {
-		fmt.Fprintf(stderr, "iomark: could not identify the drive (%v); measuring anyway, without a link ceiling\n", perr)
-		rep = nil
-	}
-	if err := refusePending(rep, 0, ""); err != nil {
-		return withExit(exitFailure, err)
-	}
 	progress := newRunProgress(stderr)
-	env := runner.Env{Target: abs, Probe: rep, Progress: progress.event,
-		Log: func(format string, args ...any) {
-			progress.clear()
-			fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
-		},
-		Destructive: f.destructive, Confirm: f.confirm, Decision: decision, Engine: engine.Engine(f.engine),
-		ToolVersion: Version(), ToolCommit: Commit(), Class: f.class}
-	// The write budget depends on the drive's class, known now.
-	decision.SetDrive(*p, env)
-	if f.price > 0 {
-		env.PriceUSD = &f.price
+	facts, env, stopTyped, err := runEnv(cmd, abs, p, decision, f, progress)
+	if err != nil {
+		return err
 	}
-	if rep != nil {
-		env.Health = health.Read(rep, popts)
-	}
-	var typed *typedTemps
-	if f.driveTempC != "" {
-		if typed, err = startTypedTemps(f.driveTempC, cmd.InOrStdin(), func(msg string) { env.Log("%s", msg) }); err != nil {
-			return withExit(exitUsage, err)
-		}
-		defer typed.stop()
-		if f.driveTempC == "-" {
-			fmt.Fprintln(stderr, "iomark: type the drive's temperature in °C and Enter whenever you read it (e.g. 47); each reading is kept with the time it was typed")
-		}
-	}
-	env.Power, env.DriveTemp, env.Sensors = runSensors(rep, popts, f.powerWatts, env.Health, typed, f.driveTempC)
-	noPowerNote(stderr, env.Power, popts)
+	defer stopTyped()
 	rec, runErr := runner.Run(ctx, *p, env)
 	progress.clear()
 	if rec == nil {
 		return withExit(exitFailure, runErr)
 	}
-	// The latest verify of this drive (iomark verify) adds its finding: a benchmark of a
-	// fake card is a benchmark of a card that loses data.
-	rec.Findings = advice.Sorted(append(rec.Findings, verifyFindings(ctx, f.dsn, rep)...))
+	rec.Findings = facts.Findings(ctx, rec)
 
-	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
-	var saveErr error
+	whyNot := ""
 	switch {
 	case f.noSave:
-		saved.Why = "--no-save was given"
+		whyNot = "--no-save was given"
 	case len(rec.Tests) == 0:
-		saved.Why = "nothing was measured"
-	default:
-		if err := saveIn(ctx, st, rec); err != nil {
-			saveErr = saveFailed(rec, f.dsn, err)
-			saved.Why = "see below"
-		} else {
-			saved.Where = st.Where()
-		}
+		whyNot = "nothing was measured"
 	}
+	saved, saveErr := keepRun(ctx, st, f.dsn, rec, whyNot)
 	if err := printRun(cmd.OutOrStdout(), rec, f, saved); err != nil {
 		return withExit(exitFailure, err)
 	}
@@ -249,25 +170,159 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 			return withExit(exitFailure, err)
 		}
 	}
-	var submitErr error
-	if f.submit != "" && rec.Interrupted && len(rec.Tests) > 0 {
-		// An interrupted run misses tests or has shortened ones: it is no result to rank.
-		fmt.Fprintf(stderr, "iomark: the run was interrupted, so it was not uploaded; to upload it anyway: `iomark submit %s --server %s --allow-interrupted`\n",
-			runstore.ShortID(rec.ID), f.submit)
-	} else if f.submit != "" && len(rec.Tests) > 0 {
-		raw, err := json.Marshal(rec)
-		if err == nil {
-			var a upload.Answer
-			a, err = upload.Send(context.WithoutCancel(ctx), f.submit, raw)
-			if err == nil {
-				fmt.Fprintf(stderr, "iomark: submitted as %s: %s\n", a.ID, a.URL)
-				keepToken(cmd, f.dsn, f.submit, raw, a)
+	submitErr := submitRun(ctx, cmd, f, rec)
+	if err := measuredStatus(rec, runErr, saveErr); err != nil {
+		return err
+	}
+	return withExit(exitFailure, submitErr)
+}
+
+// parse checks the flags against each other and returns the profile they shape and the
+// exporter --out names (nil without --out).
+func (f *runFlags) parse() (*profile.Profile, report.Exporter, error) {
+	p, err := profile.ByName(f.profile)
+	if err != nil {
+		return nil, nil, usageError("--profile: %v", err)
+	}
+	if f.asJSON && f.markdown {
+		return nil, nil, usageError("--json and --markdown: choose one")
+	}
+	if f.size != "" || f.maxTime != 0 {
+		var size int64
+		if f.size != "" {
+			if size, err = engine.ParseSize(f.size); err != nil || size <= 0 {
+				return nil, nil, usageError("--size %s: give a size such as 20G (k = 1024)", f.size)
 			}
 		}
-		if err != nil {
-			submitErr = fmt.Errorf("the run was measured and saved, but not uploaded: %w — retry with `iomark submit %s --server %s`", err, runstore.ShortID(rec.ID), f.submit)
+		if f.maxTime < 0 {
+			return nil, nil, usageError("--time %s: give a duration such as 30m", f.maxTime)
+		}
+		if err := p.SetSustainedBounds(size, f.maxTime); err != nil {
+			return nil, nil, usageError("--size/--time: %v (they bound the write of --profile sustained)", err)
 		}
 	}
+	if f.price < 0 {
+		return nil, nil, usageError("--price cannot be negative")
+	}
+	if f.powerWatts < 0 || f.powerWatts > 10000 {
+		return nil, nil, usageError("--power-watts %v: give the watts your meter showed (e.g. 6.4)", f.powerWatts)
+	}
+	if f.class != "" && !slices.Contains(profile.DeclarableClasses(), f.class) {
+		return nil, nil, usageError("--class %q: use one of %s", f.class, strings.Join(profile.DeclarableClasses(), ", "))
+	}
+	if f.confirm != "" && !f.destructive {
+		return nil, nil, usageError("--confirm only counts with --destructive")
+	}
+	var outEx report.Exporter
+	if f.outPath != "" {
+		ext := strings.TrimPrefix(filepath.Ext(f.outPath), ".")
+		if outEx, err = report.ByName(ext); err != nil {
+			return nil, nil, usageError("--out %s: cannot tell the format from the extension (use .json, .csv, .md, .html, .png or .svg)", f.outPath)
+		}
+	}
+	return p, outEx, nil
+}
+
+// runEnv gathers the target's facts (refusing a disk a verify left half-restored) and wires
+// them, the flags and the progress line into what the runner needs. stopTyped ends the
+// reading of --drive-temp-c; call it when the run is over.
+func runEnv(cmd *cobra.Command, abs string, p *profile.Profile, decision *runner.Decision, f *runFlags, progress *runProgress) (facts *target.Facts, env runner.Env, stopTyped func(), err error) {
+	stderr := cmd.ErrOrStderr()
+	facts, perr := target.Gather(abs, target.Options{Health: true, Verifies: existingStore(f.dsn)})
+	if perr != nil {
+		fmt.Fprintf(stderr, "iomark: could not identify the drive (%v); measuring anyway, without a link ceiling\n", perr)
+	}
+	if err := refusePending(facts.Report, 0, ""); err != nil {
+		return nil, env, nil, withExit(exitFailure, err)
+	}
+	env = runner.Env{Target: abs, Probe: facts.Report, Progress: progress.event,
+		Log: func(format string, args ...any) {
+			progress.clear()
+			fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
+		},
+		Destructive: f.destructive, Confirm: f.confirm, Decision: decision, Engine: engine.Engine(f.engine),
+		ToolVersion: Version(), ToolCommit: Commit(), Class: f.class}
+	// The write budget depends on the drive's class, known now.
+	decision.SetDrive(*p, env)
+	if f.price > 0 {
+		env.PriceUSD = &f.price
+	}
+	env.Health = facts.Health
+	stopTyped = func() {}
+	var readings *target.Readings
+	if f.driveTempC != "" {
+		log := env.Log
+		typed, err := startTypedTemps(f.driveTempC, cmd.InOrStdin(), func(msg string) { log("%s", msg) })
+		if err != nil {
+			return nil, env, nil, withExit(exitUsage, err)
+		}
+		stopTyped = typed.stop
+		if f.driveTempC == "-" {
+			fmt.Fprintln(stderr, "iomark: type the drive's temperature in °C and Enter whenever you read it (e.g. 47); each reading is kept with the time it was typed")
+		}
+		readings = typed.readings(f.driveTempC)
+	}
+	sensors := facts.Sensors(target.SensorOptions{MeterWatts: f.powerWatts, Readings: readings})
+	env.Power, env.DriveTemp, env.Sensors = sensors.Power, sensors.DriveTemp, sensors.Sample
+	noPowerNote(stderr, sensors)
+	return facts, env, stopTyped, nil
+}
+
+// submitRun uploads a finished run when --submit asks; the error says how to retry.
+func submitRun(ctx context.Context, cmd *cobra.Command, f *runFlags, rec *record.Run) error {
+	if f.submit == "" || len(rec.Tests) == 0 {
+		return nil
+	}
+	if rec.Interrupted {
+		// An interrupted run misses tests or has shortened ones: it is no result to rank.
+		fmt.Fprintf(cmd.ErrOrStderr(), "iomark: the run was interrupted, so it was not uploaded; to upload it anyway: `iomark submit %s --server %s --allow-interrupted`\n",
+			runstore.ShortID(rec.ID), f.submit)
+		return nil
+	}
+	raw, err := json.Marshal(rec)
+	if err == nil {
+		var a upload.Answer
+		a, err = upload.Send(context.WithoutCancel(ctx), f.submit, raw)
+		if err == nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "iomark: submitted as %s: %s\n", a.ID, a.URL)
+			keepToken(cmd, f.dsn, f.submit, raw, a)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the run was measured and saved, but not uploaded: %w — retry with `iomark submit %s --server %s`", err, runstore.ShortID(rec.ID), f.submit)
+	}
+	return nil
+}
+
+// noPowerNote tells the user why a run has no power figures when the machine has a reading
+// that is not a measurement (a USB-C port's negotiated contract).
+func noPowerNote(stderr io.Writer, s target.Sensors) {
+	if s.NoPowerWhy != "" {
+		fmt.Fprintf(stderr, "iomark: no power figures: %s\n", s.NoPowerWhy)
+	}
+}
+
+// keepRun saves a measured record in st unless whyNot says why not ("--no-save was given",
+// "nothing was measured"); Saved says where it went or why it did not, for the summary. A
+// save that fails keeps the record aside (saveFailed) and returns the error to end with.
+func keepRun(ctx context.Context, st *store.Store, dsn string, rec *record.Run, whyNot string) (*report.Saved, error) {
+	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
+	if whyNot != "" {
+		saved.Why = whyNot
+		return saved, nil
+	}
+	if err := saveIn(ctx, st, rec); err != nil {
+		saved.Why = "see below"
+		return saved, saveFailed(rec, dsn, err)
+	}
+	saved.Where = st.Where()
+	return saved, nil
+}
+
+// measuredStatus is how a measurement that made a record ends: the measurement's error, an
+// interruption (exit 130, with a failed save said too) or a failed save; nil when all went
+// well.
+func measuredStatus(rec *record.Run, runErr, saveErr error) error {
 	switch {
 	case runErr != nil:
 		return withExit(exitFailure, fmt.Errorf("%w (%s)", runErr, measuredBefore(rec, "it")))
@@ -277,84 +332,8 @@ func runProfile(cmd *cobra.Command, target string, f *runFlags) error {
 		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s", measuredBefore(rec, "the signal")))
 	case saveErr != nil:
 		return withExit(exitFailure, saveErr)
-	case submitErr != nil:
-		return withExit(exitFailure, submitErr)
 	}
 	return nil
-}
-
-// runSensors composes what a run samples once a second: the probe's temperatures and
-// throttling, the drive's temperature from the best source it has (readings the user gives,
-// else the kernel's hwmon sensor, else the drive asked again at a rate it tolerates:
-// health.TempReader), and the power source the machine has (or the meter reading, which is
-// not sampled: it stands for every test).
-func runSensors(rep *probe.Report, o probe.Options, meterWatts float64, h *health.Health, typed *typedTemps, typedFrom string) (*record.Power, *record.DriveTemp, func() record.SensorSample) {
-	var ps power.Sampler
-	var pw *record.Power
-	if meterWatts > 0 {
-		ps = power.Meter(meterWatts)
-	} else {
-		ps = power.Find(o)
-	}
-	if ps != nil {
-		info := ps.Info()
-		pw = &record.Power{Source: info.Source, Sensor: info.Sensor, Scope: info.Scope}
-		if meterWatts > 0 {
-			pw.MeterWatts = &meterWatts
-			ps = nil
-		}
-	}
-	var sampler *probe.Sampler
-	if rep != nil {
-		sampler = probe.NewSampler(rep, o)
-	}
-	var dt *record.DriveTemp
-	var asked *health.TempReader
-	switch {
-	case typed != nil && typedFrom == "-":
-		dt = &record.DriveTemp{Source: "typed", Sensor: "readings typed on standard input during the run (--drive-temp-c -)"}
-	case typed != nil:
-		dt = &record.DriveTemp{Source: "file", Sensor: "readings appended to " + typedFrom + " during the run (--drive-temp-c)"}
-	case sampler != nil && sampler.Read().DriveTempC != nil:
-		dt = &record.DriveTemp{Source: "hwmon", Sensor: "the kernel's hwmon sensor of " + rep.Device.Path, EveryS: 1}
-	default:
-		if asked = health.NewTempReader(rep, o, h); asked != nil {
-			dt = &record.DriveTemp{Source: asked.Source, Sensor: rep.Device.Path, EveryS: asked.Every.Seconds()}
-		}
-	}
-	if sampler == nil && ps == nil && dt == nil {
-		return pw, nil, nil
-	}
-	return pw, dt, func() record.SensorSample {
-		var s record.SensorSample
-		if sampler != nil {
-			r := sampler.Read()
-			s = record.SensorSample{SoCTempC: r.SoCTempC, DriveTempC: r.DriveTempC, Throttled: r.Throttled}
-		}
-		switch {
-		case typed != nil:
-			s.DriveTempC = typed.take()
-		case asked != nil && asked.Due(time.Now()):
-			s.DriveTempC = asked.Read(time.Now())
-		}
-		if ps != nil {
-			if w, ok := ps.Watts(); ok {
-				s.PowerW = &w
-			}
-		}
-		return s
-	}
-}
-
-// noPowerNote tells the user why a run has no power figures when the machine has a reading
-// that is not a measurement (a USB-C port's negotiated contract).
-func noPowerNote(stderr io.Writer, pw *record.Power, o probe.Options) {
-	if pw != nil {
-		return
-	}
-	if note := power.PDNote(o); note != "" {
-		fmt.Fprintf(stderr, "iomark: no power figures: %s\n", note)
-	}
 }
 
 // measuredBefore says what a run that stopped early printed: never "the figures above" when

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
@@ -15,14 +16,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/iomark/iomark/internal/engine"
-	"github.com/iomark/iomark/internal/health"
 	"github.com/iomark/iomark/internal/netcopy"
-	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runner"
 	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/target"
 )
 
 func init() { subcommands = append(subcommands, newSinkCmd) }
@@ -63,7 +63,7 @@ Ctrl-C) and the run is saved like iomark run's, as profile network-copy (docs/me
 	return cmd
 }
 
-func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
+func runSink(cmd *cobra.Command, path string, f *sinkFlags) error {
 	if f.listen == "" {
 		return usageError("--listen ADDR:PORT is required, e.g. --listen 0.0.0.0:5201")
 	}
@@ -74,12 +74,12 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		return usageError("--idle-timeout must be positive")
 	}
 	stderr := cmd.ErrOrStderr()
-	abs, err := filepath.Abs(target)
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return withExit(exitFailure, err)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return usageError("%s: TARGET must be an existing directory on the drive to measure (the copy is written to one file inside it)", target)
+		return usageError("%s: TARGET must be an existing directory on the drive to measure (the copy is written to one file inside it)", path)
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -91,24 +91,12 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		defer st.Close()
 	}
 
-	popts := probe.Options{}
-	rep, perr := probe.Probe(abs, popts)
-	if perr != nil {
-		fmt.Fprintf(stderr, "iomark: could not identify the drive (%v); measuring anyway\n", perr)
-		rep = nil
-	}
 	line := newLiveLine(stderr)
 	logf := func(format string, args ...any) {
 		line.clear()
 		fmt.Fprintf(stderr, "iomark: "+format+"\n", args...)
 	}
-	env := runner.Env{Probe: rep, Log: logf, ToolVersion: Version(), ToolCommit: Commit()}
-	if rep != nil {
-		env.Health = health.Read(rep, popts)
-	}
-	env.Power, env.DriveTemp, env.Sensors = runSensors(rep, popts, f.powerWatts, env.Health, nil, "")
-	noPowerNote(stderr, env.Power, popts)
-	s, err := netcopy.Listen(netcopy.SinkConfig{Listen: f.listen, Dir: abs, Env: env, IdleTimeout: f.idle, Log: logf,
+	s, err := netcopy.Listen(netcopy.SinkConfig{Listen: f.listen, Dir: abs, Env: sinkEnv(stderr, abs, f, logf), IdleTimeout: f.idle, Log: logf,
 		Progress: func(p engine.StreamProgress) {
 			line.draw(statusText(status{What: fmt.Sprintf("received %s  network %.1f MB/s, drive", report.Bytes(p.ReceivedBytes), p.NetMBPerS),
 				MBPerS: p.DriveMBPerS, Elapsed: p.Elapsed}))
@@ -131,21 +119,14 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 		return withExit(exitFailure, serveErr)
 	}
 	compareLocal(ctx, f.dsn, rec, stderr)
-	saved := &report.Saved{ShortID: runstore.ShortID(rec.ID)}
-	var saveErr error
+	whyNot := ""
 	switch {
 	case f.noSave:
-		saved.Why = "--no-save was given"
+		whyNot = "--no-save was given"
 	case len(rec.Tests) == 0 || rec.BytesWritten == 0:
-		saved.Why = "nothing was written"
-	default:
-		if err := saveIn(ctx, st, rec); err != nil {
-			saveErr = saveFailed(rec, f.dsn, err)
-			saved.Why = "see below"
-		} else {
-			saved.Where = st.Where()
-		}
+		whyNot = "nothing was written"
 	}
+	saved, saveErr := keepRun(ctx, st, f.dsn, rec, whyNot)
 	out := cmd.OutOrStdout()
 	if f.asJSON {
 		enc := json.NewEncoder(out)
@@ -159,21 +140,25 @@ func runSink(cmd *cobra.Command, target string, f *sinkFlags) error {
 			return withExit(exitFailure, err)
 		}
 	}
-	switch {
-	case serveErr != nil:
-		return withExit(exitFailure, fmt.Errorf("%w (%s)", serveErr, measuredBefore(rec, "it")))
-	case rec.Interrupted && saveErr != nil:
-		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s; %w", measuredBefore(rec, "the signal"), saveErr))
-	case rec.Interrupted:
-		return withExit(exitInterrupted, fmt.Errorf("interrupted: %s", measuredBefore(rec, "the signal")))
-	case saveErr != nil:
-		return withExit(exitFailure, saveErr)
+	return measuredStatus(rec, serveErr, saveErr)
+}
+
+// sinkEnv gathers the facts of the drive holding dir and wires them into what the copy's
+// record needs.
+func sinkEnv(stderr io.Writer, dir string, f *sinkFlags, logf func(string, ...any)) runner.Env {
+	facts, err := target.Gather(dir, target.Options{Health: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "iomark: could not identify the drive (%v); measuring anyway\n", err)
 	}
-	return nil
+	env := runner.Env{Probe: facts.Report, Log: logf, ToolVersion: Version(), ToolCommit: Commit(), Health: facts.Health}
+	sensors := facts.Sensors(target.SensorOptions{MeterWatts: f.powerWatts})
+	env.Power, env.DriveTemp, env.Sensors = sensors.Power, sensors.DriveTemp, sensors.Sample
+	noPowerNote(stderr, sensors)
+	return env
 }
 
 // compareLocal puts the drive's latest local sustained rate on record beside the copy.
-func compareLocal(ctx context.Context, dsn string, rec *record.Run, stderr interface{ Write([]byte) (int, error) }) {
+func compareLocal(ctx context.Context, dsn string, rec *record.Run, stderr io.Writer) {
 	if len(rec.Tests) == 0 || rec.Tests[0].Network == nil {
 		return
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/target"
 )
 
 func init() { subcommands = append(subcommands, newVerifyCmd) }
@@ -112,13 +113,106 @@ damaged. See docs/verify.md.`,
 	return cmd
 }
 
-func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
-	stderr := cmd.ErrOrStderr()
-	fi, err := os.Stat(target)
+func runVerify(cmd *cobra.Command, path string, f *verifyFlags) error {
+	block, err := f.check(cmd, path)
 	if err != nil {
-		return withExit(exitFailure, fmt.Errorf("%s: %w", target, err))
+		return err
 	}
-	block := fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
+	// Ctrl-C and SIGTERM stop the verify, which then restores what it overwrote: the signal
+	// handlers stay installed until that is done, so a second Ctrl-C cannot cut it short.
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	progress := newVerifyProgress(cmd.ErrOrStderr())
+	// Deferred after stop, so it runs before stop cancels ctx.
+	defer noteInterrupt(ctx, cmd, f, progress)()
+
+	if f.restore != "" {
+		return restoreJournal(cmd, path, f)
+	}
+	if f.discard != "" {
+		return discardJournal(cmd, path, f)
+	}
+	// The database is checked before the first write: a verify takes minutes to hours.
+	if !f.noSave {
+		st, err := openForSave(ctx, f.dsn)
+		if err != nil {
+			return err
+		}
+		st.Close()
+	}
+	var res *flash.Result
+	var runErr error
+	var rep *probe.Report
+	if block {
+		res, rep, runErr = verifyDisk(ctx, path, f, progress)
+	} else {
+		res, rep, runErr = verifyDir(ctx, path, f, progress)
+	}
+	progress.clear()
+	if res == nil || (runErr != nil && res.Verdict == flash.Unknown && !res.Interrupted && res.BytesWritten == 0 && res.BytesRead == 0) {
+		// Nothing was tested: the error is the whole answer, not a report of nothing.
+		return withExit(exitFailure, runErr)
+	}
+	res.Target = path
+	var savedID string
+	var saveErr error
+	if !f.noSave && res.Verdict != flash.Unknown {
+		id, err := saveVerify(ctx, f.dsn, res, rep)
+		if err != nil {
+			saveErr = fmt.Errorf("the result printed was not saved: %w — iomark info and iomark run will not know it", err)
+		}
+		savedID = id
+	}
+	if err := printVerify(cmd.OutOrStdout(), res, path, savedID, f.asJSON); err != nil {
+		return withExit(exitFailure, err)
+	}
+	if f.chart != "" {
+		if err := writeVerifyChart(f.chart, res, path); err != nil {
+			runErr = errors.Join(runErr, err)
+		} else {
+			fmt.Fprintf(cmd.ErrOrStderr(), "iomark: the speed by position is drawn in %s\n", f.chart)
+		}
+	}
+	return verifyStatus(res, path, runErr, saveErr)
+}
+
+// check refuses flags that do not go together or with the target, and a target verify could
+// not go ahead on, before any I/O; block says whether the target is a block device.
+func (f *verifyFlags) check(cmd *cobra.Command, path string) (block bool, err error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false, withExit(exitFailure, fmt.Errorf("%s: %w", path, err))
+	}
+	block = fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
+	if err := f.checkTogether(cmd, path, block, fi.IsDir()); err != nil {
+		return block, err
+	}
+	if f.chart != "" {
+		if err := checkChartPath(f.chart); err != nil {
+			return block, err
+		}
+	}
+	if !block {
+		// A fill writes its files in the directory: a permission error comes now, not after
+		// a report of nothing.
+		if err := unix.Access(path, unix.W_OK|unix.X_OK); err != nil {
+			return block, withExit(exitFailure, fmt.Errorf("cannot write in %s (%v): verify fills it with test files — run it as a user who may write there (e.g. with sudo), or name a directory you own on the same drive", path, err))
+		}
+		if f.size != "" {
+			if n, err := engine.ParseSize(f.size); err != nil || n <= 0 {
+				return block, usageError("--size %q: a size such as 512M or 4G", f.size)
+			}
+		}
+	}
+	if block && !f.readOnly && !sameDevice(f.confirm, path) {
+		return block, f.unconfirmed(path)
+	}
+	return block, nil
+}
+
+// checkTogether refuses flags that do not go together, or not with a disk (block) or a
+// directory (dir) as the target.
+func (f *verifyFlags) checkTogether(cmd *cobra.Command, path string, block, dir bool) error {
 	switch {
 	case (f.restore != "" || f.discard != "") && !block:
 		return usageError("--restore and --discard-journal need the disk the journal was made for as TARGET")
@@ -130,8 +224,8 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		return usageError("--size is for a directory TARGET; a disk is probed, not filled")
 	case (f.destructive || f.maxFlush != "") && !block:
 		return usageError("--destructive and --max-flush are for a disk TARGET")
-	case !block && !fi.IsDir():
-		return usageError("%s is neither a directory nor a block device: give a whole disk (/dev/sdb) or a directory on a mounted card", target)
+	case !block && !dir:
+		return usageError("%s is neither a directory nor a block device: give a whole disk (/dev/sdb) or a directory on a mounted card", path)
 	case f.full && !block:
 		return usageError("--full is for a disk TARGET; a directory's fill already reads back everything it wrote")
 	case (f.readOnly || f.rewrite || cmd.Flags().Changed("error-time")) && !f.full:
@@ -147,53 +241,37 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 	case f.chart != "" && block && !f.full:
 		return usageError("--chart draws the speed by position of --full or of a directory's fill; the probe alone has none")
 	}
-	if f.chart != "" {
-		if err := checkChartPath(f.chart); err != nil {
-			return err
-		}
-	}
-	if !block {
-		// A fill writes its files in the directory: a permission error comes now, not after
-		// a report of nothing.
-		if err := unix.Access(target, unix.W_OK|unix.X_OK); err != nil {
-			return withExit(exitFailure, fmt.Errorf("cannot write in %s (%v): verify fills it with test files — run it as a user who may write there (e.g. with sudo), or name a directory you own on the same drive", target, err))
-		}
-		if f.size != "" {
-			if n, err := engine.ParseSize(f.size); err != nil || n <= 0 {
-				return usageError("--size %q: a size such as 512M or 4G", f.size)
-			}
-		}
-	}
-	if block && !f.readOnly && !sameDevice(f.confirm, target) {
-		what := "verify writes to " + target + " (and puts back what it overwrote)"
-		if f.destructive {
-			what = "--destructive overwrites parts of " + target + " for good"
-		}
-		if f.full && f.destructive {
-			what = "--full --destructive overwrites every block of " + target + " for good"
-		}
-		if f.restore != "" {
-			what = "--restore writes to " + target
-		}
-		if f.discard != "" {
-			what = "--discard-journal gives up for good what a verify overwrote on " + target
-		}
-		if f.confirm != "" {
-			return usageError("--confirm %s does not name %s: %s — pass --confirm %s", f.confirm, target, what, target)
-		}
-		return usageError("%s: pass --confirm %s to go ahead", what, target)
-	}
+	return nil
+}
 
-	// Ctrl-C and SIGTERM stop the verify, which then restores what it overwrote: the signal
-	// handlers stay installed until that is done, so a second Ctrl-C cannot cut it short.
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	progress := newVerifyProgress(stderr)
-	// finished is closed before stop() cancels ctx (defers run last first), so the end of a
-	// verify is never announced as an interruption (seen on a slow guest: "interrupted" after
-	// a verdict).
+// unconfirmed is the refusal of a write to disk that --confirm does not name: it says what
+// the write would do.
+func (f *verifyFlags) unconfirmed(disk string) error {
+	what := "verify writes to " + disk + " (and puts back what it overwrote)"
+	if f.destructive {
+		what = "--destructive overwrites parts of " + disk + " for good"
+	}
+	if f.full && f.destructive {
+		what = "--full --destructive overwrites every block of " + disk + " for good"
+	}
+	if f.restore != "" {
+		what = "--restore writes to " + disk
+	}
+	if f.discard != "" {
+		what = "--discard-journal gives up for good what a verify overwrote on " + disk
+	}
+	if f.confirm != "" {
+		return usageError("--confirm %s does not name %s: %s — pass --confirm %s", f.confirm, disk, what, disk)
+	}
+	return usageError("%s: pass --confirm %s to go ahead", what, disk)
+}
+
+// noteInterrupt says, once ctx is cancelled by a signal, what the verify does now; call the
+// function it returns when the verify is over, before ctx is cancelled, so that the end of a
+// verify is never announced as an interruption (seen on a slow guest: "interrupted" after a
+// verdict).
+func noteInterrupt(ctx context.Context, cmd *cobra.Command, f *verifyFlags, progress *verifyProgress) (finish func()) {
 	finished := make(chan struct{})
-	defer close(finished)
 	go func() {
 		select {
 		case <-finished:
@@ -213,63 +291,22 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 			}
 		}
 	}()
+	return func() { close(finished) }
+}
 
-	if f.restore != "" {
-		return restoreJournal(cmd, target, f)
-	}
-	if f.discard != "" {
-		return discardJournal(cmd, target, f)
-	}
-	// The database is checked before the first write: a verify takes minutes to hours.
-	if !f.noSave {
-		st, err := openForSave(ctx, f.dsn)
-		if err != nil {
-			return err
-		}
-		st.Close()
-	}
-	var res *flash.Result
-	var runErr error
-	var rep *probe.Report
-	if block {
-		res, rep, runErr = verifyDisk(ctx, target, f, progress)
-	} else {
-		res, rep, runErr = verifyDir(ctx, target, f, progress)
-	}
-	progress.clear()
-	if res == nil || (runErr != nil && res.Verdict == flash.Unknown && !res.Interrupted && res.BytesWritten == 0 && res.BytesRead == 0) {
-		// Nothing was tested: the error is the whole answer, not a report of nothing.
-		return withExit(exitFailure, runErr)
-	}
-	res.Target = target
-	var savedID string
-	var saveErr error
-	if !f.noSave && res.Verdict != flash.Unknown {
-		id, err := saveVerify(ctx, f.dsn, res, rep)
-		if err != nil {
-			saveErr = fmt.Errorf("the result printed was not saved: %w — iomark info and iomark run will not know it", err)
-		}
-		savedID = id
-	}
-	out := cmd.OutOrStdout()
-	if f.asJSON {
+// printVerify prints the result as JSON or for people, with the id it was saved under.
+func printVerify(out io.Writer, res *flash.Result, path, savedID string, asJSON bool) error {
+	if asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return withExit(exitFailure, err)
-		}
-	} else {
-		if err := report.Verify(out, res, target, runstore.ShortID(savedID)); err != nil {
-			return withExit(exitFailure, err)
-		}
+		return enc.Encode(res)
 	}
-	if f.chart != "" {
-		if err := writeVerifyChart(f.chart, res, target); err != nil {
-			runErr = errors.Join(runErr, err)
-		} else {
-			fmt.Fprintf(stderr, "iomark: the speed by position is drawn in %s\n", f.chart)
-		}
-	}
+	return report.Verify(out, res, path, runstore.ShortID(savedID))
+}
+
+// verifyStatus is how a verify that tested something ends: interrupted (130), failed (1), the
+// drive fake or damaged (exitVerifyFailed, with a failed save said too), or a failed save.
+func verifyStatus(res *flash.Result, path string, runErr, saveErr error) error {
 	switch {
 	case res.Interrupted:
 		return withExit(exitInterrupted, fmt.Errorf("interrupted%s", restoredText(res)))
@@ -277,9 +314,9 @@ func runVerify(cmd *cobra.Command, target string, f *verifyFlags) error {
 		return withExit(exitFailure, runErr)
 	case res.Verdict == flash.Fake || res.Verdict == flash.Damaged:
 		if saveErr != nil {
-			return withExit(exitVerifyFailed, fmt.Errorf("%s is %s; %w", target, res.Verdict, saveErr))
+			return withExit(exitVerifyFailed, fmt.Errorf("%s is %s; %w", path, res.Verdict, saveErr))
 		}
-		return withExit(exitVerifyFailed, fmt.Errorf("%s is %s", target, res.Verdict))
+		return withExit(exitVerifyFailed, fmt.Errorf("%s is %s", path, res.Verdict))
 	case saveErr != nil:
 		return withExit(exitFailure, saveErr)
 	}
@@ -452,22 +489,17 @@ func verifyDir(ctx context.Context, dir string, f *verifyFlags, progress *verify
 }
 
 // identify probes the drive for its identity keys; nil when it cannot (the verify goes on).
-func identify(target, root string) *probe.Report {
-	rep, err := probe.Probe(target, probe.Options{Root: root})
-	if err != nil {
-		return nil
-	}
-	return rep
+// It asks the drive nothing (no health): a verify's own reads and writes are what it sends.
+func identify(path, root string) *probe.Report {
+	facts, _ := target.Gather(path, target.Options{Probe: probe.Options{Root: root}})
+	return facts.Report
 }
 
 // driveKeys returns the product and unit keys a verify is saved under: a drive nothing
 // identifies is keyed by what the kernel calls it and its size.
 func driveKeys(rep *probe.Report, res *flash.Result) (deviceKey, unitKey string) {
-	if rep != nil {
-		r := &record.Run{Device: rep.Device, SD: rep.SD, USB: rep.USB, NVMe: rep.NVMe, SATA: rep.SATA}
-		if k := r.DeviceKey(); k != "" {
-			return k, r.UnitKey()
-		}
+	if dk, uk := target.Keys(rep); dk != "" {
+		return dk, uk
 	}
 	k := fmt.Sprintf("unidentified:%s", filepath.Base(res.Target))
 	return k, fmt.Sprintf("%s|%d", k, res.ClaimedBytes)

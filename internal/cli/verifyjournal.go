@@ -14,9 +14,9 @@ import (
 
 	"github.com/iomark/iomark/internal/flash"
 	"github.com/iomark/iomark/internal/probe"
-	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/target"
 )
 
 // A whole-disk verify keeps what it overwrites in a write-ahead journal (flash/journalfile.go).
@@ -48,7 +48,7 @@ func diskIdentity(rep *probe.Report, sizeBytes int64) string {
 	if rep.Loop != nil && rep.Loop.BackingFile != "" {
 		return fmt.Sprintf("loop:%s|%d", strings.TrimSuffix(rep.Loop.BackingFile, " (deleted)"), sizeBytes)
 	}
-	if k := (&record.Run{Device: rep.Device, SD: rep.SD, USB: rep.USB, NVMe: rep.NVMe, SATA: rep.SATA}).UnitKey(); k != "" {
+	if _, k := target.Keys(rep); k != "" {
 		return k
 	}
 	return fmt.Sprintf("unidentified|%d", sizeBytes)
