@@ -31,8 +31,8 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // The emulated card: issue 4's Pi 4 microSD card, as internal/lab and bench/peers emulate it.

@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // workload is one row of the comparison, run the same way by both tools.

@@ -32,7 +32,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 type options struct {

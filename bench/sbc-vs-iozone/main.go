@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // The emulated card: an A2-class microSD's limits (4000/2000 random 4K IOPS), fast enough

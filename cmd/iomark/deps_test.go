@@ -19,7 +19,7 @@ var databaseCode = []string{
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/lib/pq", "github.com/mattn/go-sqlite3",
 	"github.com/pressly/goose",
 	"github.com/iomark/iomark/internal/store", "github.com/iomark/iomark/internal/runstore",
-	"github.com/iomark/iomark/internal/testpg",
+	"github.com/iomark/iomark/internal/testkit/pg",
 }
 
 // TestMeasuringPackagesLinkNoDatabase runs `go list -deps` on each measuring package and fails

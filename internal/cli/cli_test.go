@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // runCLI is in info_test.go.

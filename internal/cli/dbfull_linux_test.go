@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // tinyDisk mounts a tmpfs of size bytes for the test and returns its directory. Mounting needs

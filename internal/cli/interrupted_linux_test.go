@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestInterruptedRunIsKeptApart: `iomark run --submit` stopped by Ctrl-C (SIGINT to a child

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestNewcomerFirstCommand is issue 11's newcomer test: the binary built as a user builds it,

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/server"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 func needDrives(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // cliMainEnv makes the test binary act as the iomark command (TestMain), so a test can send

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 var (

@@ -5,7 +5,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestVerifyErrorsComeBeforeAnyReport: a directory verify cannot write in (here a read-only

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // The microSD-like drive of the issue: a Pi 4 card's limits, emulated by blk-throttle on a

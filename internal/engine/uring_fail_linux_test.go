@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // A drive that starts failing I/O under an io_uring job: the job ends with the first error,

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // needTool skips the test without a tool it needs (fails under CI, whose setup installs it).

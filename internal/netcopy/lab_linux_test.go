@@ -12,10 +12,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/runner"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // labWriteMBps is the emulated drive's write limit: a slow USB stick's.

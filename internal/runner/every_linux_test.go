@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/iomark/iomark/internal/engine"
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // expectedOnMicroSD is what a test of this shape must measure on the emulated card: the

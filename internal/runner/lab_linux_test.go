@@ -13,10 +13,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/iomark/iomark/internal/advice"
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // The microSD-like drive of issue 4, emulated by blk-throttle on a RAM-backed loop device

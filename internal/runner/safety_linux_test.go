@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // logLines collects what a run says through Env.Log, with the progress phases interleaved

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // A full disk: saving fails with ErrFull (a server answers 503 and Retry-After), and what was
@@ -118,9 +118,9 @@ func TestFullDiskSQLite(t *testing.T) {
 }
 
 func TestFullDiskPostgres(t *testing.T) {
-	server := testpg.Start(t)
+	server := pg.Start(t)
 	dir := smallDisk(t, 4<<20, "postgres")
-	dsn := testpg.NewDatabase(t, server)
+	dsn := pg.NewDatabase(t, server)
 	s := openT(t, dsn)
 	// The runs and tests tables, and runs' TOAST table that holds big records, move to a
 	// tablespace on the small disk; the rest of the cluster stays where it is.

@@ -1,4 +1,4 @@
-package testpg
+package pg
 
 import (
 	"bytes"
@@ -71,7 +71,7 @@ func StartWithPassword(t testing.TB, role, password string) string {
 	})
 	db, err := sql.Open("pgx", c.url("postgres"))
 	if err != nil {
-		t.Fatalf("testpg: %v", err)
+		t.Fatalf("testkit/pg: %v", err)
 	}
 	defer db.Close()
 	name := fmt.Sprintf("iomark_test_%d", dbSeq.Add(1))
@@ -82,7 +82,7 @@ func StartWithPassword(t testing.TB, role, password string) string {
 		fmt.Sprintf("CREATE DATABASE %s OWNER %s ENCODING 'UTF8' TEMPLATE template0", name, role),
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("testpg: %v", err)
+			t.Fatalf("testkit/pg: %v", err)
 		}
 	}
 	u, _ := url.Parse(c.url(name))
@@ -97,26 +97,26 @@ func startCluster(t testing.TB, prepare func(*cluster) error) *cluster {
 	bin, err := findBinDir()
 	if err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("testpg: %v; CI is set, so PostgreSQL must be installed (scripts/setup-test-deps.sh installs postgresql)", err)
+			t.Fatalf("testkit/pg: %v; CI is set, so PostgreSQL must be installed (scripts/setup-test-deps.sh installs postgresql)", err)
 		}
-		t.Skipf("testpg: %v; install it with `apt-get install postgresql` to run the PostgreSQL tests", err)
+		t.Skipf("testkit/pg: %v; install it with `apt-get install postgresql` to run the PostgreSQL tests", err)
 	}
 	c, err := newCluster(bin)
 	if err != nil {
-		t.Fatalf("testpg: %v", err)
+		t.Fatalf("testkit/pg: %v", err)
 	}
 	t.Cleanup(func() {
 		if err := c.stop(); err != nil {
-			t.Errorf("testpg: %v", err)
+			t.Errorf("testkit/pg: %v", err)
 		}
 	})
 	if prepare != nil {
 		if err := prepare(c); err != nil {
-			t.Fatalf("testpg: %v", err)
+			t.Fatalf("testkit/pg: %v", err)
 		}
 	}
 	if err := c.start(); err != nil {
-		t.Fatalf("testpg: %v", err)
+		t.Fatalf("testkit/pg: %v", err)
 	}
 	return c
 }
@@ -130,21 +130,21 @@ func NewDatabase(t testing.TB, serverURL string) string {
 	t.Helper()
 	u, err := url.Parse(serverURL)
 	if err != nil {
-		t.Fatalf("testpg: bad server URL %q: %v", serverURL, err)
+		t.Fatalf("testkit/pg: bad server URL %q: %v", serverURL, err)
 	}
 	name := fmt.Sprintf("iomark_test_%d", dbSeq.Add(1))
 	admin := *u
 	admin.Path = "/postgres"
 	db, err := sql.Open("pgx", admin.String())
 	if err != nil {
-		t.Fatalf("testpg: %v", err)
+		t.Fatalf("testkit/pg: %v", err)
 	}
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// The name is ours (a counter), not input: CREATE DATABASE takes no parameters.
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name+" ENCODING 'UTF8' TEMPLATE template0"); err != nil {
-		t.Fatalf("testpg: creating database %s: %v", name, err)
+		t.Fatalf("testkit/pg: creating database %s: %v", name, err)
 	}
 	u.Path = "/" + name
 	return u.String()

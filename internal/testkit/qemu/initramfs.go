@@ -1,4 +1,4 @@
-package qemulab
+package qemu
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ var (
 func moduleRoot() (string, error) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil || strings.TrimSpace(string(out)) == "" || strings.TrimSpace(string(out)) == os.DevNull {
-		return "", fmt.Errorf("qemulab: cannot find the iomark module (run from inside the repository): %v", err)
+		return "", fmt.Errorf("testkit/qemu: cannot find the iomark module (run from inside the repository): %v", err)
 	}
 	return filepath.Dir(strings.TrimSpace(string(out))), nil
 }
@@ -49,7 +49,7 @@ func buildBinaries(ctx context.Context, arch, workDir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	for _, b := range []struct{ name, pkg string }{{"iomark", "./cmd/iomark"}, {"labctl", "./internal/qemulab/labctl"}} {
+	for _, b := range []struct{ name, pkg string }{{"iomark", "./cmd/iomark"}, {"labctl", "./internal/testkit/qemu/labctl"}} {
 		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, b.name), b.pkg)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)

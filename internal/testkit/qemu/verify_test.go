@@ -1,4 +1,4 @@
-package qemulab
+package qemu
 
 import (
 	"encoding/json"

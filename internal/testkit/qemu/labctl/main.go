@@ -1,4 +1,4 @@
-// Command labctl runs inside a QEMU guest of the lab (internal/qemulab): it builds
+// Command labctl runs inside a QEMU guest of the lab (internal/testkit/qemu): it builds
 // device-mapper devices and captures the sysfs/procfs slice iomark reads. Its dm commands
 // create and remove block devices: run them only in a lab guest. capture only reads, and
 // works on any Linux machine (a real Pi) to make a fixture tree.
@@ -15,8 +15,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/iomark/iomark/internal/qemulab/capture"
-	"github.com/iomark/iomark/internal/qemulab/dm"
+	"github.com/iomark/iomark/internal/testkit/qemu/capture"
+	"github.com/iomark/iomark/internal/testkit/qemu/dm"
 )
 
 func main() {
