@@ -1,4 +1,4 @@
-# Shell functions of a lab guest (internal/qemulab), sourced by /init and by every step_sh
+# Shell functions of a lab guest (internal/testkit/qemu), sourced by /init and by every step_sh
 # script. Building blocks for tests: find a drive, break it, fake it.
 
 # lab_disk ID: the /dev node of the configuration's drive ID (drives are found by size).

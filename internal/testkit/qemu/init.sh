@@ -1,5 +1,5 @@
 #!/bin/busybox sh
-# /init of a lab guest (internal/qemulab). Mounts the pseudo filesystems, loads the storage
+# /init of a lab guest (internal/testkit/qemu). Mounts the pseudo filesystems, loads the storage
 # modules, waits for the drives, runs /lab/steps.sh and reboots (QEMU runs with -no-reboot,
 # so that ends it). Every line meant for the host starts with "@@".
 /bin/busybox --install -s /bin
