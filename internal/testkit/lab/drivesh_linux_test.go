@@ -16,7 +16,7 @@ func TestDriveScript(t *testing.T) {
 	if err := availableFor(Spec{Name: "sh", FS: "ext4"}); err != nil {
 		t.Skip(err)
 	}
-	script, err := filepath.Abs("../../scripts/lab/drive.sh")
+	script, err := filepath.Abs("../../../scripts/lab/drive.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // the same report and the same list from the copy, which proves the copy holds everything
 // probe reads and that its links resolve inside it.
 func TestCaptureFixtures(t *testing.T) {
-	base := filepath.Join("..", "..", "probe", "testdata")
+	base := filepath.Join("..", "..", "..", "probe", "testdata")
 	ents, err := os.ReadDir(base)
 	if err != nil {
 		t.Fatal(err)
