@@ -22,7 +22,7 @@ import (
 // saved where the README says, and that nothing is left: no file in the scratch directory,
 // and once the drive is taken down no loop device.
 func TestNewcomerFirstCommand(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	bin := filepath.Join(t.TempDir(), "iomark")
 	build := exec.Command("go", "build", "-o", bin, "github.com/iomark/iomark/cmd/iomark")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")

@@ -33,7 +33,7 @@ func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS f
 // the card's limits within ±5%, or, where the emulation cannot show the limit, fio running
 // the same job shape on the same device within ±5%.
 func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	// CrystalDiskMark's sets use a 1 profile.GiB test file: the card needs room for it.
 	d := lab.NewDrive(t, lab.Spec{Name: "every", SizeMB: 2048, FS: "ext4",
 		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})

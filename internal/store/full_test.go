@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/iomark/iomark/internal/testkit"
 	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
@@ -25,10 +26,7 @@ import (
 func smallDisk(t *testing.T, size int64, owner string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mounting a small tmpfs to fill needs root; CI runs the tests as root")
-		}
-		t.Skip("mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
+		testkit.Require(t, "mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
 	}
 	dir, err := os.MkdirTemp("", "iomark-full-")
 	if err != nil {

@@ -33,5 +33,7 @@
 //
 // It needs Linux, root, the loop driver and the cgroup-v1 blkio controller at
 // /sys/fs/cgroup/blkio (cards need /dev/fuse instead of blkio); Available and CardAvailable
-// say what is missing, and NewDrive and NewCardDrive skip a test with that message. scripts/lab/drive.sh does the same for people and shell scripts.
+// say what is missing, and Require, NewDrive and NewCardDrive end a test with that message
+// (testkit.Require: a skip, or a failure in CI). scripts/lab/drive.sh does the same for people
+// and shell scripts.
 package lab

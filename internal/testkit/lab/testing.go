@@ -1,20 +1,27 @@
 package lab
 
 import (
-	"os"
 	"testing"
+
+	"github.com/iomark/iomark/internal/testkit"
 )
 
-// NewDrive brings up a drive for a test and takes it down when the test ends. It skips the
-// test, saying what is missing, where drives are unavailable (not root, no loop driver, no
-// blkio controller, no mkfs.ext4 for an ext4 spec); any other failure fails the test.
+// Require ends the test, saying what is missing, where drives cannot be emulated (not root, no
+// loop driver, no blkio controller): a skip, or a failure in CI (testkit.Require).
+func Require(t testing.TB) {
+	t.Helper()
+	if err := Available(); err != nil {
+		testkit.Require(t, err.Error())
+	}
+}
+
+// NewDrive brings up a drive for a test and takes it down when the test ends. Where drives
+// are unavailable (not root, no loop driver, no blkio controller, no mkfs.ext4 for an ext4
+// spec) it ends the test as Require does; any other failure fails the test.
 func NewDrive(t testing.TB, s Spec) *Drive {
 	t.Helper()
 	if err := availableFor(s); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the emulated-drive tests (as root, with loop devices and blkio): %v", err)
-		}
-		t.Skipf("%v", err)
+		testkit.Require(t, err.Error())
 	}
 	d, err := Up(s)
 	if err != nil {
@@ -28,27 +35,21 @@ func NewDrive(t testing.TB, s Spec) *Drive {
 	return d
 }
 
-// NeedFio skips the test, saying why, when fio is not usable here.
+// NeedFio ends the test, saying why, when fio is not usable here (testkit.Require).
 func NeedFio(t testing.TB) {
 	t.Helper()
 	if err := FioAvailable(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the fio comparisons (scripts/setup-test-deps.sh installs fio): %v", err)
-		}
-		t.Skipf("%v", err)
+		testkit.Require(t, err.Error()+" (scripts/setup-test-deps.sh installs fio)")
 	}
 }
 
 // NewCardDrive brings up an emulated flash card for a test and takes it down when the test
-// ends. It skips the test, saying what is missing, where cards are unavailable (not root, no
-// /dev/fuse, no loop driver); with CI set it fails instead.
+// ends. Where cards are unavailable (not root, no /dev/fuse, no loop driver) it ends the test
+// as testkit.Require does, saying what is missing.
 func NewCardDrive(t testing.TB, s CardSpec, a CardAttach) *CardDrive {
 	t.Helper()
 	if err := CardAvailable(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the emulated-card tests (as root, with /dev/fuse and loop devices): %v", err)
-		}
-		t.Skipf("%v", err)
+		testkit.Require(t, err.Error())
 	}
 	d, err := UpCard(s, a)
 	if err != nil {

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+
+	"github.com/iomark/iomark/internal/testkit"
 )
 
 // superuser is the role initdb creates; connections use trust authentication, which is
@@ -96,10 +98,7 @@ func startCluster(t testing.TB, prepare func(*cluster) error) *cluster {
 	t.Helper()
 	bin, err := findBinDir()
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("testkit/pg: %v; CI is set, so PostgreSQL must be installed (scripts/setup-test-deps.sh installs postgresql)", err)
-		}
-		t.Skipf("testkit/pg: %v; install it with `apt-get install postgresql` to run the PostgreSQL tests", err)
+		testkit.Require(t, fmt.Sprintf("testkit/pg: %v; install it with `apt-get install postgresql` to run the PostgreSQL tests (scripts/setup-test-deps.sh installs it)", err))
 	}
 	c, err := newCluster(bin)
 	if err != nil {

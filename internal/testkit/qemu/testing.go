@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/iomark/iomark/internal/testkit"
 )
 
 // tools the lab runs on the host, and the Debian package of each.
@@ -38,15 +40,12 @@ func Available() error {
 	return nil
 }
 
-// Require skips the test with the reason when the lab cannot run here, except under CI,
-// where a lab that cannot run fails the test.
+// Require ends the test, saying what is missing, when the lab cannot run here: a skip, or a
+// failure in CI (testkit.Require).
 func Require(t testing.TB) {
 	t.Helper()
 	if err := Available(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the QEMU lab (scripts/setup-test-deps.sh installs it): %v", err)
-		}
-		t.Skipf("%v", err)
+		testkit.Require(t, err.Error()+" (scripts/setup-test-deps.sh installs the QEMU lab)")
 	}
 	if testing.Short() {
 		t.Skip("the QEMU lab boots kernels (tens of seconds each): skipped with -short")
