@@ -17,31 +17,32 @@ import (
 // PostgreSQL, and testkit.Require, the one rule that skips a test on a developer machine and
 // fails it in CI. These checks keep the rule in one place and the kit out of the product.
 
-// root is the repository's root, seen from this package's directory.
-const root = "../.."
+// kitRoot is the repository's root, seen from this package's directory.
+const kitRoot = "../.."
 
-// thisFile names the CI variable to look for it, so it is the one file outside the kit that may.
-const thisFile = "internal/archtest/testkit_test.go"
+// kitThisFile is this file: it names the CI variable to look for it, the one file outside the
+// kit that may.
+const kitThisFile = "internal/archtest/testkit_test.go"
 
-// goFile is one .go file of the repository, by its slash path from the root, parsed.
-type goFile struct {
+// kitGoFile is one .go file of the repository, by its slash path from the root, parsed.
+type kitGoFile struct {
 	path string
 	file *ast.File
 }
 
-// goFiles parses every .go file of the repository but testdata, hidden directories and
+// kitGoFiles parses every .go file of the repository but testdata, hidden directories and
 // node_modules.
-func goFiles(t *testing.T) []goFile {
+func kitGoFiles(t *testing.T) []kitGoFile {
 	t.Helper()
-	var out []goFile
+	var out []kitGoFile
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(kitRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".")) {
+			if path != kitRoot && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".")) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -53,28 +54,28 @@ func goFiles(t *testing.T) []goFile {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, path)
+		rel, err := filepath.Rel(kitRoot, path)
 		if err != nil {
 			return err
 		}
-		out = append(out, goFile{filepath.ToSlash(rel), f})
+		out = append(out, kitGoFile{filepath.ToSlash(rel), f})
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(out) < 100 {
-		t.Fatalf("found only %d .go files under %s: the walk is broken", len(out), root)
+		t.Fatalf("found only %d .go files under %s: the walk is broken", len(out), kitRoot)
 	}
 	return out
 }
 
 // under reports whether slash path p is dir or inside it.
-func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+func kitUnder(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 
-// ciNames are the string literals by which Go code reads or sets the CI environment
+// kitCINames are the string literals by which Go code reads or sets the CI environment
 // variable: "CI" (os.Getenv, os.LookupEnv, t.Setenv) and "CI=..." (an environment entry).
-func ciNames(f *ast.File) []token.Pos {
+func kitCINames(f *ast.File) []token.Pos {
 	var at []token.Pos
 	ast.Inspect(f, func(n ast.Node) bool {
 		lit, ok := n.(*ast.BasicLit)
@@ -95,13 +96,13 @@ func ciNames(f *ast.File) []token.Pos {
 // hides a machine that lost a tool.
 func TestCIRuleOnlyInTestKit(t *testing.T) {
 	kitHasIt := false
-	for _, f := range goFiles(t) {
-		at := ciNames(f.file)
-		if under(f.path, "internal/testkit") {
+	for _, f := range kitGoFiles(t) {
+		at := kitCINames(f.file)
+		if kitUnder(f.path, "internal/testkit") {
 			kitHasIt = kitHasIt || f.path == "internal/testkit/testkit.go" && len(at) > 0
 			continue
 		}
-		if f.path == thisFile {
+		if f.path == kitThisFile {
 			continue
 		}
 		for range at {
@@ -128,16 +129,16 @@ func TestCIRuleFinder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := len(ciNames(f)); got != want {
+		if got := len(kitCINames(f)); got != want {
 			t.Errorf("%s: %d mentions found, want %d", src, got, want)
 		}
 	}
 }
 
-// modulePath is go.mod's module line.
-func modulePath(t *testing.T) string {
+// kitModulePath is go.mod's module line.
+func kitModulePath(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	b, err := os.ReadFile(filepath.Join(kitRoot, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,28 +156,28 @@ func modulePath(t *testing.T) string {
 // package can link it through another. cmd/iomark's TestBinaryLinksNoTestKit checks the
 // binary's real dependency list as well.
 func TestProductDoesNotImportTestKit(t *testing.T) {
-	mod := modulePath(t)
+	mod := kitModulePath(t)
 	fenced := []string{"internal/testkit", "bench", "scripts"}
 	kitImporters := 0
-	for _, f := range goFiles(t) {
+	for _, f := range kitGoFiles(t) {
 		product := !strings.HasSuffix(f.path, "_test.go")
 		for _, dir := range fenced {
-			product = product && !under(f.path, dir)
+			product = product && !kitUnder(f.path, dir)
 		}
 		for _, imp := range f.file.Imports {
 			p, err := strconv.Unquote(imp.Path.Value)
-			if err != nil || !under(p, mod) {
+			if err != nil || !kitUnder(p, mod) {
 				continue
 			}
 			rel := strings.TrimPrefix(strings.TrimPrefix(p, mod), "/")
-			if under(rel, "internal/testkit") {
+			if kitUnder(rel, "internal/testkit") {
 				kitImporters++
 			}
 			if !product {
 				continue
 			}
 			for _, dir := range fenced {
-				if under(rel, dir) {
+				if kitUnder(rel, dir) {
 					t.Errorf("%s imports %s: product code must not import the test kit, bench/ or scripts/", f.path, p)
 				}
 			}
