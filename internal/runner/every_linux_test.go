@@ -67,6 +67,7 @@ func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
 				}
 				want, ok := expectedOnMicroSD(pattern, tst.BS, tst.QD, tst.Engine)
 				if !ok {
+					lab.NeedFio(t)
 					fio, err := lab.RunFio("--name=check", "--directory="+d.Mnt, "--size=256m", "--direct=1",
 						"--rw="+tst.Op, fmt.Sprintf("--bs=%d", tst.BS), fmt.Sprintf("--iodepth=%d", tst.QD),
 						fmt.Sprintf("--numjobs=%d", tst.Jobs), "--group_reporting", "--ioengine="+tst.Engine,
