@@ -16,7 +16,7 @@ want sfdisk fdisk        # verify's tests partition an emulated card
 want file file
 want chromium chromium  # the results site's browser tests (never a downloaded browser)
 want bpftrace bpftrace  # bench/engine-vs-fio -trace: the kernel times each request (a peer, never used by iomark)
-# The QEMU lab (internal/qemulab): emulators, and the tools that unpack Debian kernels and build
+# The QEMU lab (internal/testkit/qemu): emulators, and the tools that unpack Debian kernels and build
 # an initramfs. Kernels and busybox themselves are fetched by the lab with apt-get download.
 want qemu-system-x86_64 qemu-system-x86
 want qemu-system-aarch64 qemu-system-arm

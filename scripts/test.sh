@@ -2,7 +2,7 @@
 # Every test of the project: the one command README.md gives and .ci/run calls.
 # Installs what tests need, checks formatting, the generated pages and vet, runs all Go tests
 # (the I/O tests build throttled loop devices from files they create, so run as root to exercise
-# them; the QEMU lab of internal/qemulab boots Debian kernels, kept in /var/cache/iomark-qemu,
+# them; the QEMU lab of internal/testkit/qemu boots Debian kernels, kept in /var/cache/iomark-qemu,
 # about 2 minutes),
 # then builds the five release targets and runs the arm builds under qemu-user, and builds and
 # checks the release (scripts/release-test.sh).

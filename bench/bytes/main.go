@@ -10,7 +10,7 @@
 //	                          [-drives ram,microsd] [-size-mb 3072] [-raw FILE]
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver and
-// the cgroup-v1 blkio controller (internal/lab). Progress goes to stderr, the Markdown table
+// the cgroup-v1 blkio controller (internal/testkit/lab). Progress goes to stderr, the Markdown table
 // to stdout. A peer bounded by time (CrystalDiskMark writes 30 s of each write test at the
 // drive's rate) is counted at the rates iomark measured in the same run; BENCHMARKS.md says
 // how to read it.
@@ -31,11 +31,11 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 	"github.com/iomark/iomark/internal/profile"
 )
 
-// The emulated card: a Pi 4 microSD card, as internal/lab and bench/peers emulate it.
+// The emulated card: a Pi 4 microSD card, as internal/testkit/lab and bench/peers emulate it.
 const (
 	cardReadIOPS, cardWriteIOPS = 2600, 700
 	cardReadMBps, cardWriteMBps = 40, 20

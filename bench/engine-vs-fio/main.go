@@ -9,7 +9,7 @@
 //	go run ./bench/engine-vs-fio -pool RAW1,RAW2,...
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
-// cgroup-v1 blkio controller (see internal/lab) and fio; -trace also needs bpftrace. While it
+// cgroup-v1 blkio controller (see internal/testkit/lab) and fio; -trace also needs bpftrace. While it
 // runs, the kernel's autogroup scheduling is off (autogroup.go), with -split-cpus the
 // device's kernel workers have a CPU of their own and with -one-cpu they share one CPU with
 // the tools (splitcpus.go), and with -halt-poll an idle virtual CPU polls before it halts
@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // workload is one row of the comparison, run the same way by both tools.

@@ -9,7 +9,7 @@
 // bytes received divided by the wall time from the sender's start to the receiver's exit
 // (both receivers sync the file at the end: dd conv=fsync, the sink's fdatasync). The peer's
 // sender is nc reading a random file from /dev/shm; iomark's is iomark send, which makes its
-// data as it goes. Needs root, the loop driver, the cgroup-v1 blkio controller (internal/lab)
+// data as it goes. Needs root, the loop driver, the cgroup-v1 blkio controller (internal/testkit/lab)
 // and netcat-openbsd. Progress on stderr, Markdown on stdout (BENCHMARKS.md quotes it).
 package main
 
@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 type options struct {

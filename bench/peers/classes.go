@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // driveClass is an emulated drive of one class: its limits (blk-throttle on a RAM-backed loop

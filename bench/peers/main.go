@@ -13,7 +13,7 @@
 //	sudo go run ./bench/peers -classes all|microsd,usb-stick,usb-ssd,fast [-fio-runs 3] [-raw FILE]
 //
 // Without -iomark it builds ./cmd/iomark from this module. Needs root, the loop driver, the
-// cgroup-v1 blkio controller (see internal/lab), fio and hdparm. Progress goes to stderr, the
+// cgroup-v1 blkio controller (see internal/testkit/lab), fio and hdparm. Progress goes to stderr, the
 // Markdown to stdout. BENCHMARKS.md says how to read it; docs/methodology.md ("Peers side by
 // side") why some figures must differ.
 package main
@@ -32,7 +32,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 type options struct {

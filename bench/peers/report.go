@@ -94,7 +94,7 @@ func renderReport(res results, o options) string {
 	fmt.Fprintf(&b, "peers, %s — %s, %d cores, Linux %s; %s; %s; %s; %s\n\n",
 		e.Date, orDash(e.CPU), e.Cores, orDash(e.Kernel), orDash(e.FioVersion), orDash(e.HdparmVersion),
 		orDash(e.DDVersion), orDash(e.IomarkVersion))
-	fmt.Fprintf(&b, "Drive: %d MiB emulated microSD card (internal/lab: RAM-backed loop device, blk-throttle "+
+	fmt.Fprintf(&b, "Drive: %d MiB emulated microSD card (internal/testkit/lab: RAM-backed loop device, blk-throttle "+
 		"%d/%d IOPS, %d/%d MB/s read/write), ext4. Load average (1 min) %s at the start, %s at the end.\n\n",
 		o.sizeMB, readIOPS, writeIOPS, readMBps, writeMBps, orDash(e.LoadStart), orDash(e.LoadEnd))
 

@@ -8,7 +8,7 @@
 // The iozone line is the template's (disk-benchmark.sh, TEST_SIZE=1g):
 // iozone -e -I -a -s 1g -r 4k -r 1024k -i 0 -i 1 -i 2 -f MNT/iozone. Without -iomark it builds
 // ./cmd/iomark from this module. Needs root, the loop driver, the cgroup-v1 blkio controller
-// (internal/lab) and iozone (Debian's iozone3, in non-free: scripts/setup-test-deps.sh). The
+// (internal/testkit/lab) and iozone (Debian's iozone3, in non-free: scripts/setup-test-deps.sh). The
 // whole takes about 15 minutes (iozone writes 1 GiB in 4 KiB records three times). Progress
 // goes to stderr, the Markdown to stdout; BENCHMARKS.md quotes it.
 package main
@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // The emulated card: an A2-class microSD's limits (4000/2000 random 4K IOPS), fast enough

@@ -1,5 +1,5 @@
 // Command verify-full-vs-badblocks runs `iomark verify DEV --full` beside badblocks and fio on
-// the same emulated cards (internal/lab: a FUSE card behind a loop device whose rates,
+// the same emulated cards (internal/testkit/lab: a FUSE card behind a loop device whose rates,
 // unreadable stretches and slow zones are set here), and prints Markdown tables: wall time,
 // read rate, bytes read and written at the card, and whether the bad regions agree, with
 // iomark/peer ratios.
@@ -37,7 +37,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 func logf(format string, a ...any) {

@@ -1,5 +1,5 @@
 // Command verify-vs-f3 runs `iomark verify` beside f3's tools, and `iomark info --geometry`
-// beside flashbench -a, on the same emulated flash cards (internal/lab: a FUSE card behind a
+// beside flashbench -a, on the same emulated flash cards (internal/testkit/lab: a FUSE card behind a
 // loop device, its capacity, failure, rates and erase block set here), and prints Markdown
 // tables: time to verdict, bytes written and read (counted at the card, whatever each tool
 // says), and whether each found the truth, with iomark/peer ratios.
@@ -41,7 +41,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 type options struct {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestQuickOutlastsABurstAndKeepsIt: on an emulated card whose SLC cache takes the first

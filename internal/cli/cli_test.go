@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // runCLI is in info_test.go.
@@ -144,7 +144,7 @@ func TestMeasuredBefore(t *testing.T) {
 // with ext4, mounted) is answered with that mount point and the drive behind it, not with its
 // parent directory (another filesystem); nothing is benchmarked or created.
 func TestRunSuggestsTheMountPointMeant(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-typo", SizeMB: 64, FS: "ext4"})
 	// Two neighbouring characters swapped, as a typo does: two that differ (the random suffix
 	// may repeat a digit, and swapping equal ones would give the real path).

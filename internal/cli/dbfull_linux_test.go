@@ -11,8 +11,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/testkit"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // tinyDisk mounts a tmpfs of size bytes for the test and returns its directory. Mounting needs
@@ -20,10 +21,7 @@ import (
 func tinyDisk(t *testing.T, size int64) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mounting a small tmpfs to fill needs root; CI runs the tests as root")
-		}
-		t.Skip("mounting a small tmpfs to fill needs root")
+		testkit.Require(t, "mounting a small tmpfs to fill needs root: run the tests as root (sudo)")
 	}
 	dir := t.TempDir()
 	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d,mode=0755", size)); err != nil {
@@ -82,7 +80,7 @@ func TestRunChecksItsDatabaseFirst(t *testing.T) {
 // ran) exits non-zero, keeps the record as JSON in $XDG_STATE_HOME/iomark/unsaved/ and names
 // the command that saves it later; that command saves it and removes the kept file.
 func TestUnsavedRunIsKept(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-unsaved", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
 	disk := tinyDisk(t, 8<<20)
 	db := filepath.Join(disk, "results.db")

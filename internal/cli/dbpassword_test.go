@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // TestDatabasePasswordOffTheCommandLine: a real PostgreSQL's password need not be typed in
 // --db: PGPASSWORD, ~/.pgpass and IOMARK_DB each reach it, for a URL and a key=value DSN.
 func TestDatabasePasswordOffTheCommandLine(t *testing.T) {
 	const pw = "Mk7-pgpw-secret"
-	noPWURL := testpg.StartWithPassword(t, "iomark_pw", pw)
+	noPWURL := pg.StartWithPassword(t, "iomark_pw", pw)
 	u, err := url.Parse(noPWURL)
 	if err != nil {
 		t.Fatal(err)

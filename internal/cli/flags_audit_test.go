@@ -43,9 +43,7 @@ var messagesReach = map[string][]string{
 	// flag (--no-ioctl) is made only when that flag was given, which only info and list have.
 	"health": {"info", "list"},
 	// Test infrastructure: its messages reach tests, never a command.
-	"lab":     nil,
-	"qemulab": nil,
-	"testpg":  nil,
+	"testkit": nil,
 }
 
 // flagToken is a long flag in a message: "--size", "--confirm", not "---" or "a--b".

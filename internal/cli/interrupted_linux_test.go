@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestInterruptedRunIsKeptApart: `iomark run --submit` stopped by Ctrl-C (SIGINT to a child
@@ -18,7 +18,7 @@ import (
 // command that would; history marks it; a bare submit takes the newest complete run instead,
 // and the interrupted one goes up only when named with --allow-interrupted.
 func TestInterruptedRunIsKeptApart(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-intr", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
 	db, complete := savedRuns(t) // two complete runs, older than the one measured here
 	site := startSite(t)

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestNewcomerFirstCommand is the newcomer's test: the binary built as a user builds it,
@@ -22,7 +22,7 @@ import (
 // saved where the README says, and that nothing is left: no file in the scratch directory,
 // and once the drive is taken down no loop device.
 func TestNewcomerFirstCommand(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	bin := filepath.Join(t.TempDir(), "iomark")
 	build := exec.Command("go", "build", "-o", bin, "github.com/iomark/iomark/cmd/iomark")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")

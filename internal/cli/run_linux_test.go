@@ -12,27 +12,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/server"
 	"github.com/iomark/iomark/internal/store"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
-
-func needDrives(t *testing.T) {
-	t.Helper()
-	if err := lab.Available(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the emulated-drive tests: %v", err)
-		}
-		t.Skipf("emulated drives unavailable: %v", err)
-	}
-}
 
 // TestRunQuickEndToEnd runs `iomark run` as a user would, on ext4 on an emulated Pi 4
 // microSD card, and checks the result record, the saved run and the clean-up.
 func TestRunQuickEndToEnd(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-run", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
 	db := filepath.Join(t.TempDir(), "results.db")
 	before, _ := os.ReadDir(d.Mnt)
@@ -164,7 +154,7 @@ func httpGet(t *testing.T, u string) string {
 // written, saying what the user of `run` can do — never "give a smaller --size", a flag run
 // does not have — while `job`, which has --size, still suggests it.
 func TestNoRoomNamesOnlyFlagsTheCommandHas(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-full", SizeMB: 160, FS: "ext4"})
 	filler := filepath.Join(d.Mnt, "filler")
 	if err := os.WriteFile(filler, make([]byte, 100<<20), 0o600); err != nil {

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // cliMainEnv makes the test binary act as the iomark command (TestMain), so a test can send
@@ -96,21 +97,15 @@ func TestVerifyCommand(t *testing.T) {
 }
 
 func TestVerifyCommandGenuineAndFill(t *testing.T) {
-	needTool := func(tool string) {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s missing", tool)
-			}
-			t.Skipf("%s missing", tool)
-		}
-	}
 	d := upCard(t, lab.CardSpec{ClaimedBytes: 256 << 20})
 	db := filepath.Join(t.TempDir(), "results.db")
 	code, out, errOut := runCLI(t, "verify", d.Dev, "--confirm", d.Dev, "--db", db)
 	if code != 0 || !strings.Contains(out, "GENUINE") {
 		t.Fatalf("genuine card: exit %d\n%s%s", code, out, errOut)
 	}
-	needTool("mkfs.ext4")
+	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
+		testkit.Require(t, "mkfs.ext4 missing (apt-get install e2fsprogs)")
+	}
 	if b, err := exec.Command("mkfs.ext4", "-q", "-F", d.Dev).CombinedOutput(); err != nil {
 		t.Fatalf("mkfs: %v %s", err, b)
 	}
@@ -237,10 +232,7 @@ func TestInfoGeometry(t *testing.T) {
 // verify of the directory removes what the killed one left.
 func TestVerifyFillKilled(t *testing.T) {
 	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mkfs.ext4 missing")
-		}
-		t.Skip("mkfs.ext4 missing")
+		testkit.Require(t, "mkfs.ext4 missing (apt-get install e2fsprogs)")
 	}
 	d := upCard(t, lab.CardSpec{ClaimedBytes: 256 << 20, WriteMBps: 40})
 	if b, err := exec.Command("mkfs.ext4", "-q", "-F", d.Dev).CombinedOutput(); err != nil {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestVerifyFullDamagedCard runs `iomark verify DISK --full` on a card with an unreadable

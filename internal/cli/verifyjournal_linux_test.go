@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
+	"github.com/iomark/iomark/internal/testkit"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 var (
@@ -221,10 +222,7 @@ func TestVerifyKilledThenRestored(t *testing.T) {
 // unblocks the disk.
 func TestVerifyJournalPlace(t *testing.T) {
 	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mkfs.ext4 missing")
-		}
-		t.Skip("mkfs.ext4 missing")
+		testkit.Require(t, "mkfs.ext4 missing (apt-get install e2fsprogs)")
 	}
 	data := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", data)

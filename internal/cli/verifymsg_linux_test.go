@@ -5,7 +5,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestVerifyErrorsComeBeforeAnyReport: a directory verify cannot write in (here a read-only
@@ -49,7 +49,7 @@ func TestPartialVerifySaysWhatItChecked(t *testing.T) {
 // write before writing, and an estimate of the time once the first seconds have shown the
 // drive's rate.
 func TestFillSaysBytesAndTimeUpFront(t *testing.T) {
-	needDrives(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-fill-eta", SizeMB: 256, WriteMBps: 20, ReadMBps: 40, FS: "ext4"})
 	code, out, errOut := runCLI(t, "verify", d.Mnt, "--size", "96M", "--no-save")
 	t.Logf("iomark verify %s --size 96M: exit %d\n%s%s", d.Mnt, code, errOut, out)

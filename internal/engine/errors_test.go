@@ -2,12 +2,15 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/iomark/iomark/internal/testkit"
 )
 
 // Each failure the issue names must reach the user as a sentence with a way out.
@@ -50,10 +53,7 @@ func TestAutoFallsBackWhenIOUringIsDisabled(t *testing.T) {
 	const knob = "/proc/sys/kernel/io_uring_disabled"
 	old, err := os.ReadFile(knob)
 	if err != nil || os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must be able to toggle %s as root: %v", knob, err)
-		}
-		t.Skipf("needs root and %s: %v", knob, err)
+		testkit.Require(t, fmt.Sprintf("toggling io_uring needs root and %s: %v", knob, err))
 	}
 	if err := os.WriteFile(knob, []byte("2"), 0); err != nil {
 		t.Skipf("cannot disable io_uring here: %v", err)

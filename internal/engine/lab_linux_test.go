@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/engine"
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // The microSD-like drive of the issue: a Pi 4 card's limits, emulated by blk-throttle on a
@@ -25,27 +26,13 @@ const (
 // tolerance is how close iomark must come to the emulated limit, and to fio on the device.
 const tolerance = 0.03
 
-// needLab skips where drives cannot be emulated, but never in CI: there they must run.
-func needLab(t *testing.T, fio bool) {
-	t.Helper()
-	err := lab.Available()
-	if err == nil && fio {
-		err = lab.FioAvailable()
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the emulated-drive tests: %v", err)
-		}
-		t.Skipf("emulated drives unavailable: %v", err)
-	}
-}
-
 func within(got, want, tol float64) bool { return got >= want*(1-tol) && got <= want*(1+tol) }
 
 // TestMeasuresEmulatedMicroSD checks iomark against the limits of an emulated card and
 // against fio run on the same device with the same job, each within ±3%.
 func TestMeasuresEmulatedMicroSD(t *testing.T) {
-	needLab(t, true)
+	lab.Require(t)
+	lab.NeedFio(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "engine-sd", SizeMB: 512,
 		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
 
@@ -135,7 +122,7 @@ func measureAgainstFio(t *testing.T, d *lab.Drive, p engine.Pattern, bs, qd int,
 // TestBlockDeviceSafety: a device is read-only unless named twice, and never written while
 // mounted.
 func TestBlockDeviceSafety(t *testing.T) {
-	needLab(t, false)
+	lab.Require(t)
 	bare := lab.NewDrive(t, lab.Spec{Name: "engine-safety", SizeMB: 64})
 	spec := func(p engine.Pattern) engine.Spec {
 		return engine.Spec{Target: bare.Dev, Pattern: p, BlockSize: 4096, QD: 1, Jobs: 1,
@@ -180,7 +167,7 @@ func TestBlockDeviceSafety(t *testing.T) {
 // TestFullFilesystemFailsCleanly fills the filesystem while the job lays out its file: the
 // job must end with a clear ENOSPC message and leave no file of its own.
 func TestFullFilesystemFailsCleanly(t *testing.T) {
-	needLab(t, false)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "engine-full", SizeMB: 256, FS: "ext4"})
 	dir := d.Mnt + "/bench"
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -214,10 +201,7 @@ func TestFullFilesystemFailsCleanly(t *testing.T) {
 // message that says so, not a bare errno.
 func TestReadOnlyFilesystemFailsClearly(t *testing.T) {
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must run as root to mount a read-only filesystem")
-		}
-		t.Skip("needs root to mount a read-only tmpfs")
+		testkit.Require(t, "mounting a read-only tmpfs needs root: run the tests as root (sudo)")
 	}
 	dir := t.TempDir()
 	if err := syscall.Mount("iomark-ro", dir, "tmpfs", syscall.MS_RDONLY, "size=16m"); err != nil {
@@ -234,7 +218,7 @@ func TestReadOnlyFilesystemFailsClearly(t *testing.T) {
 // TestUnmountRightAfterIOUring: a user unmounts the drive as soon as iomark is done. The
 // ring's registered file must not keep the filesystem busy after Run returns.
 func TestUnmountRightAfterIOUring(t *testing.T) {
-	needLab(t, false)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "engine-umount", SizeMB: 128, FS: "ext4"})
 	_, err := engine.Run(context.Background(), engine.Spec{Target: d.Mnt, Pattern: engine.RandRW, RWMixRead: 50,
 		BlockSize: 4096, QD: 8, Jobs: 2, Engine: engine.EngineIOUring, WorkingSetBytes: 16 << 20,

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // A drive that starts failing I/O under an io_uring job: the job ends with the first error,
@@ -23,12 +22,7 @@ func TestURingEndsOnFailingDrive(t *testing.T) {
 	if err := uringUsable(); err != nil {
 		t.Skipf("io_uring unavailable here: %v", err)
 	}
-	if err := lab.Available(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the emulated-drive tests: %v", err)
-		}
-		t.Skipf("emulated drives unavailable: %v", err)
-	}
+	lab.Require(t)
 	var mu sync.Mutex
 	var rings []ringCounts
 	ringDone = func(c ringCounts) {

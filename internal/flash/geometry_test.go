@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // timedCard serves reads from a lab card on a virtual clock: each read takes what the card's

@@ -13,17 +13,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
-// needTool skips the test without a tool it needs (fails under CI, whose setup installs it).
+// needTool ends the test without a tool it needs, from Debian package pkg (testkit.Require).
 func needTool(t *testing.T, tool, pkg string) {
 	t.Helper()
 	if _, err := exec.LookPath(tool); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run this test: %s missing (scripts/setup-test-deps.sh installs %s)", tool, pkg)
-		}
-		t.Skipf("%s missing (apt-get install %s)", tool, pkg)
+		testkit.Require(t, fmt.Sprintf("%s missing (apt-get install %s; scripts/setup-test-deps.sh installs it)", tool, pkg))
 	}
 }
 

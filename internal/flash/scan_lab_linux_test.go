@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // fullDevice runs Full on an emulated card's loop device, through the kernel.

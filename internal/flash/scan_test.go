@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 func full(t *testing.T, d *cardDev, o FullOptions) (*Result, error) {

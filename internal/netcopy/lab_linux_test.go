@@ -12,25 +12,14 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/runner"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // labWriteMBps is the emulated drive's write limit: a slow USB stick's.
 const labWriteMBps = 20
-
-// needLab skips where drives cannot be emulated, but never in CI: there they must run.
-func needLab(t *testing.T) {
-	t.Helper()
-	if err := lab.Available(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the emulated-drive tests: %v", err)
-		}
-		t.Skipf("emulated drives unavailable: %v", err)
-	}
-}
 
 // copyTo runs a sink on the drive's filesystem and a sender of size bytes over loopback, with
 // what the test does during the copy, and returns the sink's record and the sender's error.
@@ -76,7 +65,7 @@ func within(got, want, tol float64) bool { return got >= want*(1-tol) && got <= 
 // drive just before and just after (the better of the two); the copy must not be faster than
 // the limit either.
 func TestThrottledCopy(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "netcopy-flat", SizeMB: 512, FS: "ext4", WriteMBps: labWriteMBps})
 	before := ddDirectMBps(t, d.Mnt, 100)
 	rec, err := copyTo(t, d, 200e6, nil)
@@ -102,7 +91,7 @@ func TestThrottledCopy(t *testing.T) {
 // TestCopyCliff: the drive's limit drops from 20 to 8 MB/s eight seconds into the copy, as a
 // stick that overheats does; the copy finds the cliff there and both rates.
 func TestCopyCliff(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "netcopy-cliff", SizeMB: 512, FS: "ext4", WriteMBps: labWriteMBps})
 	const slowMBps = 8
 	rec, err := copyTo(t, d, 8*labWriteMBps*1e6+10*slowMBps*1e6, func(*Sink) {
@@ -127,7 +116,7 @@ func TestCopyCliff(t *testing.T) {
 // TestCopyFillsDrive: something else fills the drive during the copy; the copy ends cleanly
 // as drive-full, keeps what it measured, says so, and frees its space.
 func TestCopyFillsDrive(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "netcopy-full", SizeMB: 256, FS: "ext4", WriteMBps: labWriteMBps})
 	hog := filepath.Join(d.Mnt, "hog")
 	rec, err := copyTo(t, d, 150e6, func(*Sink) {

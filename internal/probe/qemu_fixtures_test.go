@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The qemu-* trees are captured from Debian kernels under QEMU (internal/qemulab, `go run
+// The qemu-* trees are captured from Debian kernels under QEMU (internal/testkit/qemu, `go run
 // ./scripts/qemu-lab capture CONFIG`), not assembled by hand: they hold what real kernels
 // publish. Drives are found by size (each drive of a configuration has its own), so a new
 // capture that names them in another order still passes.

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/iomark/iomark/internal/engine"
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // expectedOnMicroSD is what a test of this shape must measure on the emulated card: the
@@ -33,7 +33,7 @@ func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS f
 // the card's limits within ±5%, or, where the emulation cannot show the limit, fio running
 // the same job shape on the same device within ±5%.
 func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	// CrystalDiskMark's sets use a 1 profile.GiB test file: the card needs room for it.
 	d := lab.NewDrive(t, lab.Spec{Name: "every", SizeMB: 2048, FS: "ext4",
 		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
@@ -67,6 +67,7 @@ func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
 				}
 				want, ok := expectedOnMicroSD(pattern, tst.BS, tst.QD, tst.Engine)
 				if !ok {
+					lab.NeedFio(t)
 					fio, err := lab.RunFio("--name=check", "--directory="+d.Mnt, "--size=256m", "--direct=1",
 						"--rw="+tst.Op, fmt.Sprintf("--bs=%d", tst.BS), fmt.Sprintf("--iodepth=%d", tst.QD),
 						fmt.Sprintf("--numjobs=%d", tst.Jobs), "--group_reporting", "--ioengine="+tst.Engine,

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/report"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // TestFioLinesMatchOnEmulatedMicroSD runs quick on the emulated card, prints its tests as

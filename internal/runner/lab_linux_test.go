@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,10 +12,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/iomark/iomark/internal/advice"
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // A Pi 4 microSD-like drive, emulated by blk-throttle on a RAM-backed loop device
@@ -31,19 +30,8 @@ const (
 // labTolerance: every figure within ±5% of the emulated limit, the precision it is measured to.
 const labTolerance = 0.05
 
-// needLab skips where drives cannot be emulated, but never in CI: there they must run.
-func needLab(t *testing.T) {
-	t.Helper()
-	if err := lab.Available(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the emulated-drive tests: %v", err)
-		}
-		t.Skipf("emulated drives unavailable: %v", err)
-	}
-}
-
 func microSDDrive(t *testing.T, name string) *lab.Drive {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: name, SizeMB: 512, FS: "ext4",
 		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
 	return d
@@ -255,7 +243,7 @@ func TestInterruptKeepsWhatWasMeasured(t *testing.T) {
 // TestBlockDeviceWithoutDestructiveSkipsWrites: on a raw device without --destructive only
 // the read tests run, each write test is named in a warning, and nothing is written.
 func TestBlockDeviceWithoutDestructiveSkipsWrites(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "profile-blk", SizeMB: 256})
 	out, err := Run(context.Background(), *profile.Quick(), Env{Target: d.Dev})
 	if err != nil {
@@ -282,7 +270,7 @@ func TestBlockDeviceWithoutDestructiveSkipsWrites(t *testing.T) {
 // stops once the rate has settled instead of running to its size bound. The drive's
 // temperature (faked) climbs to 75 °C by the cliff, so heat is a suspect.
 func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "profile-sus", SizeMB: 512, FS: "ext4", WriteMBps: 40})
 	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
 	p := *profile.Sustained()
@@ -361,7 +349,7 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 // serve the run's own I/O (see TestKill9LeavesNothing). Go ignores SIGXFSZ, so the write sees
 // EFBIG. The limit is set only around Run, after the drive is up, and restored after.
 func TestSustainedGoesOnPastAFileSizeLimit(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "sus-fsize", SizeMB: 512, FS: "ext4", WriteMBps: 40})
 	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
 	p := *profile.Sustained()
@@ -444,7 +432,7 @@ func TestSustainedGoesOnPastAFileSizeLimit(t *testing.T) {
 // TestErrorRemovesTheTestFile: a run that fails (here: an engine name the engine refuses)
 // returns the error with what was measured, and removes its test file.
 func TestErrorRemovesTheTestFile(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "profile-err", SizeMB: 256, FS: "ext4"})
 	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
 	out, err := Run(context.Background(), *profile.Quick(), Env{Target: d.Mnt, Engine: "bogus"})
@@ -464,7 +452,7 @@ func TestErrorRemovesTheTestFile(t *testing.T) {
 // link. Declared to sit behind USB 2.0 with usb-storage (a Pi 3 B+ fixture), the same
 // figures are impossible for the link: above-ceiling must be reported.
 func TestAboveCeilingOnlyWhenTheLinkCannotCarryIt(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "run-ceiling", SizeMB: 512, FS: "ext4"})
 	real, err := probe.Probe(d.Mnt, probe.Options{})
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/lab"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // logLines collects what a run says through Env.Log, with the progress phases interleaved
@@ -86,7 +86,7 @@ func TestMissingTargetsAreRefused(t *testing.T) {
 // is refused without a byte read; an existing file iomark did not create gets its read tests
 // only, said before the first test; a write-only profile on a read-only target is refused.
 func TestRefusalsComeBeforeTheFirstIO(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	mounted := lab.NewDrive(t, lab.Spec{Name: "decide-mnt", SizeMB: 256, FS: "ext4"})
 	bare := lab.NewDrive(t, lab.Spec{Name: "decide-bare", SizeMB: 64})
 
@@ -220,7 +220,7 @@ func freeBytes(t *testing.T, dir string) int64 {
 // no file, and the space comes back. Where it has not (vfat, exfat, most FUSE filesystems), the named test file stays, and
 // the next run removes it, saying so.
 func TestKill9LeavesNothing(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	ext4 := lab.NewDrive(t, lab.Spec{Name: "kill-ext4", SizeMB: 512, FS: "ext4"})
 	before := freeBytes(t, ext4.Mnt)
 	killMidRun(t, ext4.Mnt)
@@ -277,7 +277,7 @@ func TestKill9LeavesNothing(t *testing.T) {
 // open test file keeps it working: the run must notice, stop and say so, keeping the figures
 // measured before.
 func TestLazyUnmountIsReported(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "lazy-umount", SizeMB: 512, FS: "ext4", ReadMBps: 40, WriteMBps: 20})
 	var once sync.Once
 	var l logLines
@@ -309,7 +309,7 @@ func TestLazyUnmountIsReported(t *testing.T) {
 // On a fast drive (the unthrottled RAM drive) every profile keeps to its
 // byte budget, and its write tests still get several runs and an interval, not one run.
 func TestFastDriveKeepsTheByteBudget(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "budget-fast", SizeMB: 1536, FS: "ext4"})
 	for _, name := range []string{"quick", "pibenchmarks", "a1"} {
 		t.Run(name, func(t *testing.T) {
@@ -355,7 +355,7 @@ func profileTest(p *profile.Profile, name string) profile.Test {
 // (one I/O every 0.2 s: per-second samples read 4.2 or 5.2 MB/s), and the write stops once
 // that rate has held, well before its byte bound, with the settled rate within ±5%.
 func TestSustainedSettlesAtASlowRate(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "sus-slow", SizeMB: 1024, FS: "ext4", WriteMBps: 40})
 	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
 	p := *profile.Sustained()
@@ -399,7 +399,7 @@ func TestSustainedSettlesAtASlowRate(t *testing.T) {
 // count as free in the decision and are removed before the layout; a leftover of a process
 // that still runs is never touched.
 func TestLeftoversCountAsFree(t *testing.T) {
-	needLab(t)
+	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "leftover", SizeMB: 320, FS: "ext4"})
 	gone := exec.Command("true")
 	if err := gone.Run(); err != nil {

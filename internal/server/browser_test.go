@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/iomark/iomark/internal/record"
+	"github.com/iomark/iomark/internal/testkit"
 )
 
 // chromiumPath is Debian's chromium; tests never download a browser.
@@ -38,10 +39,7 @@ func artifactsDir(t *testing.T) string {
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing: CI must install Debian's chromium package", chromiumPath)
-		}
-		t.Skipf("browser tests need %s (apt-get install chromium)", chromiumPath)
+		testkit.Require(t, fmt.Sprintf("browser tests need %s, from Debian's chromium package (apt-get install chromium)", chromiumPath))
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/iomark/iomark/internal/store"
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // childEnv makes the test binary a server instead (TestMain), for the kill -9 test.
@@ -55,7 +55,7 @@ func runChild(dsn string) int {
 // the database afterwards, whole.
 func TestKill9DuringIngestLosesNothingAcknowledged(t *testing.T) {
 	t.Run("SQLite", func(t *testing.T) { testKill9(t, sqliteDSN(t)) })
-	t.Run("PostgreSQL", func(t *testing.T) { testKill9(t, testpg.NewDatabase(t, testpg.Start(t))) })
+	t.Run("PostgreSQL", func(t *testing.T) { testKill9(t, pg.NewDatabase(t, pg.Start(t))) })
 }
 
 func testKill9(t *testing.T, dsn string) {

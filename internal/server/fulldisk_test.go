@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/iomark/iomark/internal/engine"
+	"github.com/iomark/iomark/internal/testkit"
 )
 
 // A full disk answers uploads 503 with Retry-After, as JSON, and what was stored stays served.
@@ -22,10 +23,7 @@ import (
 // the runs), so it needs root.
 func testDiskFull(t *testing.T, dsn string) {
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mounting a small tmpfs to fill needs root; CI runs the tests as root")
-		}
-		t.Skip("mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
+		testkit.Require(t, "mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
 	}
 	postgres := strings.HasPrefix(dsn, "postgres")
 	dir, err := os.MkdirTemp("", "iomark-full-")

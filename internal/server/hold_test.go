@@ -6,15 +6,15 @@ import (
 
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // The server's behaviour under slow clients, outages, proxies and privacy, on both back ends.
 func TestHoldSQLite(t *testing.T) { runHoldSuite(t, sqliteDSN) }
 
 func TestHoldPostgres(t *testing.T) {
-	srv := testpg.Start(t)
-	runHoldSuite(t, func(t *testing.T) string { return testpg.NewDatabase(t, srv) })
+	srv := pg.Start(t)
+	runHoldSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, srv) })
 }
 
 func runHoldSuite(t *testing.T, dsn newDSN) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // lockedBuffer is a log destination several goroutines write.
@@ -36,9 +36,9 @@ func (l *lockedBuffer) String() string {
 // 503 with Retry-After (nothing acknowledged that was not stored), the log says it once; started
 // again, the server recovers by itself and every acknowledged upload is there.
 func TestDatabaseOutagePostgres(t *testing.T) {
-	pg := testpg.StartCluster(t)
+	cluster := pg.StartCluster(t)
 	logs := &lockedBuffer{}
-	ts := startServer(t, testpg.NewDatabase(t, pg.URL), Options{SubmitPerS: -1, RequestPerS: -1, CacheTTL: -1,
+	ts := startServer(t, pg.NewDatabase(t, cluster.URL), Options{SubmitPerS: -1, RequestPerS: -1, CacheTTL: -1,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	var acked []string
 	upload := func(id string) (int, http.Header) {
@@ -65,7 +65,7 @@ func TestDatabaseOutagePostgres(t *testing.T) {
 			t.Fatalf("%s before the outage: %d", path, c)
 		}
 	}
-	if err := pg.Stop(); err != nil {
+	if err := cluster.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 5 {
@@ -97,7 +97,7 @@ func TestDatabaseOutagePostgres(t *testing.T) {
 			t.Errorf("upload with the database stopped: %d Retry-After %q, want 503 with Retry-After", c, h.Get("Retry-After"))
 		}
 	}
-	if err := pg.Start(); err != nil {
+	if err := cluster.Start(); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)

@@ -18,7 +18,7 @@ import (
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/store"
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 	"github.com/iomark/iomark/internal/upload"
 )
 
@@ -30,8 +30,8 @@ func sqliteDSN(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir
 func TestServerSQLite(t *testing.T) { runSuite(t, sqliteDSN) }
 
 func TestServerPostgres(t *testing.T) {
-	srv := testpg.Start(t)
-	runSuite(t, func(t *testing.T) string { return testpg.NewDatabase(t, srv) })
+	srv := pg.Start(t)
+	runSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, srv) })
 }
 
 // runSuite is the server suite every back end must pass unchanged.

@@ -9,13 +9,13 @@ import (
 
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/store"
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // Two servers start at once on one fresh PostgreSQL database: it is migrated and seeded once.
 // Then one address uploading to both, turn about, gets one budget between them, not two.
 func TestTwoInstancesPostgres(t *testing.T) {
-	dsn := testpg.Start(t)
+	dsn := pg.Start(t)
 	ctx := context.Background()
 	stores := make([]*store.Store, 2)
 	added := make([]int, 2)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 func TestAggregatesSQLite(t *testing.T) {
@@ -16,7 +16,7 @@ func TestAggregatesSQLite(t *testing.T) {
 }
 
 func TestAggregatesPostgres(t *testing.T) {
-	testAggregates(t, testpg.NewDatabase(t, testpg.Start(t)))
+	testAggregates(t, pg.NewDatabase(t, pg.Start(t)))
 }
 
 // testAggregates checks the server's queries on one back end: both must answer alike.
@@ -112,7 +112,7 @@ func TestNarrowSQLite(t *testing.T) {
 }
 
 func TestNarrowPostgres(t *testing.T) {
-	testNarrow(t, testpg.NewDatabase(t, testpg.Start(t)))
+	testNarrow(t, pg.NewDatabase(t, pg.Start(t)))
 }
 
 func testNarrow(t *testing.T, dsn string) {

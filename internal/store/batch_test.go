@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 func TestSaveBatchSQLite(t *testing.T) {
@@ -14,7 +14,7 @@ func TestSaveBatchSQLite(t *testing.T) {
 }
 
 func TestSaveBatchPostgres(t *testing.T) {
-	testSaveBatch(t, testpg.NewDatabase(t, testpg.Start(t)))
+	testSaveBatch(t, pg.NewDatabase(t, pg.Start(t)))
 }
 
 func testSaveBatch(t *testing.T, dsn string) {

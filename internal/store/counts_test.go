@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // The kept tables (search_names, run_counts) must always say what runs says: these tests save
@@ -27,8 +27,8 @@ func TestCountsSQLite(t *testing.T) {
 }
 
 func TestCountsPostgres(t *testing.T) {
-	server := testpg.Start(t)
-	testCounts(t, func(t *testing.T) string { return testpg.NewDatabase(t, server) })
+	server := pg.Start(t)
+	testCounts(t, func(t *testing.T) string { return pg.NewDatabase(t, server) })
 }
 
 func testCounts(t *testing.T, dsn newDSN) {

@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 func TestDeleteByTokenSQLite(t *testing.T) {
 	testDeleteByToken(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
 }
 
-func TestDeleteByTokenPostgres(t *testing.T) { testDeleteByToken(t, testpg.Start(t)) }
+func TestDeleteByTokenPostgres(t *testing.T) { testDeleteByToken(t, pg.Start(t)) }
 
 // A run saved with a token's hash is deleted (hidden, and recorded as deleted) by that hash
 // only; a duplicate save keeps the first hash; a run without one cannot be deleted by token.

@@ -14,7 +14,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // A full disk: saving fails with ErrFull (a server answers 503 and Retry-After), and what was
@@ -25,10 +26,7 @@ import (
 func smallDisk(t *testing.T, size int64, owner string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mounting a small tmpfs to fill needs root; CI runs the tests as root")
-		}
-		t.Skip("mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
+		testkit.Require(t, "mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
 	}
 	dir, err := os.MkdirTemp("", "iomark-full-")
 	if err != nil {
@@ -118,9 +116,9 @@ func TestFullDiskSQLite(t *testing.T) {
 }
 
 func TestFullDiskPostgres(t *testing.T) {
-	server := testpg.Start(t)
+	server := pg.Start(t)
 	dir := smallDisk(t, 4<<20, "postgres")
-	dsn := testpg.NewDatabase(t, server)
+	dsn := pg.NewDatabase(t, server)
 	s := openT(t, dsn)
 	// The runs and tests tables, and runs' TOAST table that holds big records, move to a
 	// tablespace on the small disk; the rest of the cluster stays where it is.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // Every migration since 2 can be undone and redone on a database holding runs, and the kept
@@ -15,7 +15,7 @@ func TestMigrationsDownAndUpSQLite(t *testing.T) {
 }
 
 func TestMigrationsDownAndUpPostgres(t *testing.T) {
-	testMigrationsDownAndUp(t, testpg.NewDatabase(t, testpg.Start(t)))
+	testMigrationsDownAndUp(t, pg.NewDatabase(t, pg.Start(t)))
 }
 
 func testMigrationsDownAndUp(t *testing.T, dsn string) {

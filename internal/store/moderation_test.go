@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // Flagged and moderated runs: kept and readable by id, but out of every list, count, grouping
@@ -19,7 +19,7 @@ func TestModerationSQLite(t *testing.T) {
 }
 
 func TestModerationPostgres(t *testing.T) {
-	testModeration(t, testpg.NewDatabase(t, testpg.Start(t)))
+	testModeration(t, pg.NewDatabase(t, pg.Start(t)))
 }
 
 var someFlags = json.RawMessage(`[{"id":"above-link-ceiling","message":"990000 MB/s"}]`)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // A server caps its connections (OpenWith): no query may hold one connection while it waits for
@@ -20,7 +20,7 @@ func TestOneConnectionSufficesSQLite(t *testing.T) {
 }
 
 func TestOneConnectionSufficesPostgres(t *testing.T) {
-	testOneConnection(t, testpg.NewDatabase(t, testpg.Start(t)))
+	testOneConnection(t, pg.NewDatabase(t, pg.Start(t)))
 }
 
 func testOneConnection(t *testing.T, dsn string) {

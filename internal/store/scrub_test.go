@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 func TestScrubMigrationSQLite(t *testing.T) {
@@ -15,7 +15,7 @@ func TestScrubMigrationSQLite(t *testing.T) {
 }
 
 func TestScrubMigrationPostgres(t *testing.T) {
-	testScrubMigration(t, testpg.NewDatabase(t, testpg.Start(t)))
+	testScrubMigration(t, pg.NewDatabase(t, pg.Start(t)))
 }
 
 // Uploaded rows stored before the server dropped private fields lose them when the scrub

@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/iomark/iomark/internal/testpg"
+	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // newDSN gives each subtest an empty database of the back end under test.
@@ -28,8 +28,8 @@ func TestSQLite(t *testing.T) {
 }
 
 func TestPostgres(t *testing.T) {
-	server := testpg.Start(t)
-	runSuite(t, func(t *testing.T) string { return testpg.NewDatabase(t, server) })
+	server := pg.Start(t)
+	runSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, server) })
 }
 
 // runSuite is the storage test suite every back end must pass unchanged.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Emulate a drive with known limits, for people and bench scripts (Go tests use internal/lab,
+# Emulate a drive with known limits, for people and bench scripts (Go tests use internal/testkit/lab,
 # which does the same): a RAM-backed loop device over a random-filled image in /dev/shm,
 # attached with direct I/O, optionally with ext4 mounted on it, throttled for EVERY process
 # (buffered writeback included) by rules on the root cgroup-v1 blkio controller.

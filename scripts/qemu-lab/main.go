@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/iomark/iomark/internal/qemulab"
+	"github.com/iomark/iomark/internal/testkit/qemu"
 )
 
 type shFlags []string
@@ -38,10 +38,10 @@ func run(args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("usage: qemu-lab list | boot CONFIG [-console] [-sh SCRIPT]... | capture CONFIG [DIR]")
 	}
-	defer qemulab.Cleanup()
+	defer qemu.Cleanup()
 	switch args[0] {
 	case "list":
-		for _, c := range qemulab.Configs {
+		for _, c := range qemu.Configs {
 			fmt.Printf("%-14s %-6s %-9s %s\n", c.Name, c.Arch, c.Flavour, c.Doc)
 		}
 		return nil
@@ -57,15 +57,15 @@ func run(args []string) error {
 		if err := fs.Parse(args[2:]); err != nil {
 			return err
 		}
-		steps := qemulab.Inventory()
+		steps := qemu.Inventory()
 		for i, s := range shs {
-			steps = append(steps, qemulab.Sh(fmt.Sprintf("sh%d", i+1), s))
+			steps = append(steps, qemu.Sh(fmt.Sprintf("sh%d", i+1), s))
 		}
-		o := qemulab.Options{Timeout: *timeout}
+		o := qemu.Options{Timeout: *timeout}
 		if *console {
 			o.Console = os.Stderr
 		}
-		r, err := qemulab.Boot(context.Background(), args[1], steps, o)
+		r, err := qemu.Boot(context.Background(), args[1], steps, o)
 		if r != nil {
 			printResult(r)
 		}
@@ -83,7 +83,7 @@ func run(args []string) error {
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
-func printResult(r *qemulab.Result) {
+func printResult(r *qemu.Result) {
 	fmt.Printf("# %s: kernel %s (%s), %s, %v\n", r.Config, r.Kernel, r.KernelPackage, r.Arch, r.Duration.Round(time.Second))
 	for id, dev := range r.Disks {
 		fmt.Printf("# drive %s = %s\n", id, dev)
@@ -103,11 +103,11 @@ func printResult(r *qemulab.Result) {
 // capture boots config, captures its tree into dir (replacing what was there) and writes
 // SOURCES.md saying where it comes from.
 func capture(config, dir string) error {
-	c, err := qemulab.Lookup(config)
+	c, err := qemu.Lookup(config)
 	if err != nil {
 		return err
 	}
-	r, err := qemulab.Boot(context.Background(), config, []qemulab.Step{qemulab.Cmd("uname", "uname", "-r"), qemulab.CaptureStep()}, qemulab.Options{Timeout: 10 * time.Minute})
+	r, err := qemu.Boot(context.Background(), config, []qemu.Step{qemu.Cmd("uname", "uname", "-r"), qemu.CaptureStep()}, qemu.Options{Timeout: 10 * time.Minute})
 	if err != nil {
 		return err
 	}
@@ -120,13 +120,13 @@ func capture(config, dir string) error {
 	if err := r.Tar("capture", dir); err != nil {
 		return err
 	}
-	qv, _ := exec.Command(qemulab.QEMUBinary(c.Arch), "--version").Output()
+	qv, _ := exec.Command(qemu.QEMUBinary(c.Arch), "--version").Output()
 	var b strings.Builder
 	fmt.Fprintf(&b, "# QEMU %s: %s\n\n", config, c.Doc)
-	fmt.Fprintf(&b, "Captured from Debian %s (package %s) under %s, configuration `%s` of internal/qemulab\n",
+	fmt.Fprintf(&b, "Captured from Debian %s (package %s) under %s, configuration `%s` of internal/testkit/qemu\n",
 		r.Kernel, r.KernelPackage, strings.TrimSpace(strings.SplitN(string(qv), "\n", 2)[0]), config)
 	fmt.Fprintf(&b, "(config.go), by `go run ./scripts/qemu-lab capture %s` on %s. Not hand-made: every file is what the guest\n", config, time.Now().UTC().Format("2006-01-02"))
-	b.WriteString("kernel published, copied by labctl capture (internal/qemulab/capture): the attributes of each block\n")
+	b.WriteString("kernel published, copied by labctl capture (internal/testkit/qemu/capture): the attributes of each block\n")
 	b.WriteString("device and of every directory on its way up to /sys/devices, with the neighbours probe reads\n")
 	b.WriteString("(libata link and device objects, root hubs, hwmon, of_node, mmc debugfs ios), and the board files.\n\n")
 	b.WriteString("Drives (the guest found each by its size):\n\n")
