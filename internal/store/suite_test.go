@@ -32,6 +32,12 @@ func TestPostgres(t *testing.T) {
 	runSuite(t, func(t *testing.T) string { return testpg.NewDatabase(t, server) })
 }
 
+// onEachBackend runs a test that wants one empty database on each back end in turn.
+func onEachBackend(t *testing.T, test func(t *testing.T, dsn string)) {
+	t.Run("SQLite", func(t *testing.T) { test(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db")) })
+	t.Run("Postgres", func(t *testing.T) { test(t, testpg.NewDatabase(t, testpg.Start(t))) })
+}
+
 // runSuite is the storage test suite every back end must pass unchanged.
 func runSuite(t *testing.T, dsn newDSN) {
 	tests := []struct {
