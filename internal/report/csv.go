@@ -19,18 +19,10 @@ var csvColumns = []string{
 	"price_usd", "usd_per_mb_per_s", "usd_per_iops",
 }
 
-// csvExporter writes one RFC 4180 row per test (encoding/csv: CRLF-free, quotes as needed).
+// writeCSV writes one RFC 4180 row per test (encoding/csv: CRLF-free, quotes as needed).
 // ci95_pct is empty for a test measured once (no interval); the price columns are empty
 // without a price, and otherwise divide it by the row's own MB/s and IOPS.
-type csvExporter struct{}
-
-func (csvExporter) Name() string { return "csv" }
-func (csvExporter) Ext() string  { return "csv" }
-
-func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
-	if err := needRuns("csv", runs); err != nil {
-		return err
-	}
+func writeCSV(w io.Writer, runs []*record.Run, _ Options) error {
 	cw := csv.NewWriter(w)
 	cw.UseCRLF = true // RFC 4180 line breaks
 	if err := cw.Write(csvColumns); err != nil {
