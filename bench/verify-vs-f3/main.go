@@ -31,13 +31,11 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
@@ -54,28 +52,24 @@ type options struct {
 func main() {
 	var o options
 	var parts string
-	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.IntVar(&o.pairs, "pairs", 2, "alternating runs of each tool per card")
 	flag.StringVar(&parts, "parts", "probe,fill,geometry", "which comparisons to run")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's output to this JSON file")
-	flag.Parse()
-	o.parts = map[string]bool{}
-	for _, p := range strings.Split(parts, ",") {
-		o.parts[strings.TrimSpace(p)] = true
+	check := func() error {
+		o.parts = map[string]bool{}
+		for _, p := range strings.Split(parts, ",") {
+			o.parts[strings.TrimSpace(p)] = true
+		}
+		if o.pairs < 1 || flag.NArg() > 0 {
+			return errors.New("-pairs must be ≥ 1; no arguments")
+		}
+		return nil
 	}
-	if o.pairs < 1 || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "verify-vs-f3: -pairs must be ≥ 1; no arguments")
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "verify-vs-f3: %v\n", err)
-		os.Exit(1)
-	}
+	benchkit.Main("verify-vs-f3", check, func(ctx context.Context) error { return run(ctx, o) })
 }
 
-func logf(format string, a ...any) { fmt.Fprintf(os.Stderr, "verify-vs-f3: "+format+"\n", a...) }
+var logf = benchkit.Logger("verify-vs-f3")
 
 // The emulated SD card: 20 MB/s sequential writes and 40 MB/s reads, with the per-command
 // time a slow card takes for small random I/O (1 ms per write, 0.3 ms per read).
@@ -103,10 +97,8 @@ func run(ctx context.Context, o options) error {
 	if err := lab.CardAvailable(); err != nil {
 		return err
 	}
-	for _, tool := range []string{"f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s not found: apt-get install f3 flashbench fio e2fsprogs", tool)
-		}
+	if err := benchkit.NeedTools("apt-get install f3 flashbench fio e2fsprogs", "f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"); err != nil {
+		return err
 	}
 	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "verify-vs-f3-", logf)
 	if err != nil {
@@ -116,15 +108,12 @@ func run(ctx context.Context, o options) error {
 	b := &bench{o: o, iomark: iomark}
 	defer func() {
 		if o.rawPath != "" {
-			raw, _ := json.MarshalIndent(b.raw, "", "  ")
-			os.WriteFile(o.rawPath, raw, 0o644)
+			benchkit.WriteJSON(o.rawPath, b.raw)
 		}
 	}()
-	m := benchkit.ReadMachine()
 	f3v, _ := exec.Command("f3probe", "--version").CombinedOutput()
 	var out bytes.Buffer
-	fmt.Fprintf(&out, "#### %s — %s\n\n", m.Date, iomark.Version)
-	fmt.Fprintf(&out, "%s, %d cores, Linux %s; %s; load average %s at the start.\n\n", m.CPU, m.Cores, m.Kernel, benchkit.FirstLine(f3v), benchkit.LoadAvg())
+	benchkit.ReadMachine().Header(&out, iomark.Version, benchkit.FirstLine(f3v))
 	for _, part := range []string{"probe", "fill", "geometry"} {
 		if !o.parts[part] {
 			continue
