@@ -3,11 +3,11 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/iomark/iomark/internal/compare"
 	"io"
 	"strconv"
 	"time"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -80,10 +80,11 @@ func priceColumns(r *record.Run, t record.Test, num func(float64) string) []stri
 		return []string{"", "", ""}
 	}
 	per := func(v float64) string {
-		if !(v > 0) {
+		usd, ok := compare.PerUnit(p.PriceUSD, v)
+		if !ok {
 			return ""
 		}
-		return strconv.FormatFloat(p.PriceUSD/v, 'g', 4, 64)
+		return strconv.FormatFloat(usd, 'g', 4, 64)
 	}
 	return []string{num(p.PriceUSD), per(t.MBPerS), per(t.IOPS)}
 }
