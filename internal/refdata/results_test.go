@@ -3,6 +3,7 @@ package refdata
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -69,11 +70,6 @@ func TestSpotChecks(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	type check struct {
-		name string
-		got  Figure
-		want Figure
-	}
 	tests := []struct {
 		row      int // 1-based data row
 		source   string
@@ -81,101 +77,50 @@ func TestSpotChecks(t *testing.T) {
 		class    string
 		model    string
 		iface    string
-		checks   func(r Result) []check
+		figures  map[string]string // CSV column: the figure as printed ("" for none)
 		notesHas string
 	}{
 		{
 			// First row: trailing zero kept ("31.80"), empty dd cell.
 			row: 1, source: "geerling-2020-usb", board: "Raspberry Pi 4 Model B",
 			class: "usb-ssd-nvme", model: "Inland Premium 256GB NVMe 3.0 x4 SSD", iface: "",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, fig("256", 256)},
-					{"hdparm", r.HdparmReadMBps, fig("308.46", 308.46)},
-					{"dd", r.DDWriteMBps, Figure{}},
-					{"rand read", r.Rand4kReadMBps, fig("19.41", 19.41)},
-					{"rand write", r.Rand4kWriteMBps, fig("31.80", 31.8)},
-					{"iozone rand read", r.Rand4kReadKBpsIozone, Figure{}},
-				}
-			},
+			figures:  map[string]string{"capacity_gb": "256", "hdparm_read_mbps": "308.46", "dd_write_mbps": "", "rand4k_read_mbps": "19.41", "rand4k_write_mbps": "31.80", "rand4k_read_kbps_iozone": ""},
 			notesHas: "Rob Logan's results",
 		},
 		{
 			// A quoted board with a comma; the iozone kB/s columns.
 			row: 7, source: "chambers-storage-2019", board: "Raspberry Pi 4 Model B",
 			class: "microsd", model: "EMTEC", iface: "microSD (reader not stated)",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, fig("64", 64)},
-					{"hdparm", r.HdparmReadMBps, Figure{}},
-					{"dd", r.DDWriteMBps, fig("8.4", 8.4)},
-					{"iozone rand read", r.Rand4kReadKBpsIozone, fig("6422", 6422)},
-					{"iozone rand write", r.Rand4kWriteKBpsIozone, fig("205", 205)},
-					{"iozone seq read", r.Seq4kReadKBpsIozone, fig("7431", 7431)},
-					{"iozone seq write", r.Seq4kWriteKBpsIozone, fig("209", 209)},
-					{"iozone rewrite", r.Seq4kRewriteKBpsIozone, fig("204", 204)},
-				}
-			},
+			figures: map[string]string{"capacity_gb": "64", "hdparm_read_mbps": "", "dd_write_mbps": "8.4", "rand4k_read_kbps_iozone": "6422", "rand4k_write_kbps_iozone": "205", "seq4k_read_kbps_iozone": "7431", "seq4k_write_kbps_iozone": "209", "seq4k_rewrite_kbps_iozone": "204"},
 		},
 		{
 			// Non-ASCII (″) in the label and the interface; no capacity stated.
 			row: 15, source: "chambers-storage-2019", board: "Raspberry Pi 4 Model B",
 			class: "usb-ssd-sata", model: "Crucial 2.5″ SATA SSD USB", iface: "2.5″ SATA to USB 3.0 adapter",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, Figure{}},
-					{"dd", r.DDWriteMBps, fig("35.1", 35.1)},
-					{"iozone rewrite", r.Seq4kRewriteKBpsIozone, fig("11443", 11443)},
-				}
-			},
+			figures: map[string]string{"capacity_gb": "", "dd_write_mbps": "35.1", "seq4k_rewrite_kbps_iozone": "11443"},
 		},
 		{
 			// A quoted label with a comma; "12.0"-style printing of the pidramble tables.
 			row: 22, source: "pidramble-microsd", board: "Raspberry Pi 4 Model B",
 			class: "microsd", model: "NOOBS (1.4, C6) 8GB", iface: "built-in microSD reader",
-			checks: func(r Result) []check {
-				return []check{
-					{"hdparm", r.HdparmReadMBps, fig("43.15", 43.15)},
-					{"dd", r.DDWriteMBps, fig("6.6", 6.6)},
-					{"rand read", r.Rand4kReadMBps, fig("7.14", 7.14)},
-					{"rand write", r.Rand4kWriteMBps, fig("1.05", 1.05)},
-				}
-			},
+			figures: map[string]string{"hdparm_read_mbps": "43.15", "dd_write_mbps": "6.6", "rand4k_read_mbps": "7.14", "rand4k_write_mbps": "1.05"},
 		},
 		{
 			row: 30, source: "pidramble-microsd", board: "Raspberry Pi 4 Model B",
 			class: "microsd", model: "Toshiba C10 U1 16GB", iface: "built-in microSD reader",
-			checks: func(r Result) []check {
-				return []check{
-					{"dd", r.DDWriteMBps, fig("12.0", 12)},
-					{"rand write", r.Rand4kWriteMBps, fig("0.22", 0.22)},
-				}
-			},
+			figures: map[string]string{"dd_write_mbps": "12.0", "rand4k_write_mbps": "0.22"},
 		},
 		{
 			// Non-numeric cells left empty, their words in the notes.
 			row: 74, source: "pidramble-microsd", board: "Raspberry Pi 2 Model B",
 			class: "microsd", model: "No-name (C4) 4GB", iface: "built-in microSD reader",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, fig("4", 4)},
-					{"hdparm", r.HdparmReadMBps, fig("13.37", 13.37)},
-					{"dd", r.DDWriteMBps, Figure{}},
-					{"rand read", r.Rand4kReadMBps, Figure{}},
-					{"rand write", r.Rand4kWriteMBps, Figure{}},
-				}
-			},
+			figures:  map[string]string{"capacity_gb": "4", "hdparm_read_mbps": "13.37", "dd_write_mbps": "", "rand4k_read_mbps": "", "rand4k_write_mbps": ""},
 			notesHas: "'Sad'",
 		},
 		{
 			row: 76, source: "usbflash-align-2009", board: "PC (x86)",
 			class: "usb-flash", model: "Transcend 8GB usb flash stick", iface: "USB",
-			checks: func(r Result) []check {
-				return []check{
-					{"hdparm", r.HdparmReadMBps, fig("33.94", 33.94)},
-					{"dd", r.DDWriteMBps, fig("6.2", 6.2)},
-				}
-			},
+			figures:  map[string]string{"hdparm_read_mbps": "33.94", "dd_write_mbps": "6.2"},
 			notesHas: "AFTER alignment",
 		},
 	}
@@ -187,15 +132,35 @@ func TestSpotChecks(t *testing.T) {
 				r.SourceID, r.Board, r.StorageClass, r.MakeModel, r.Interface,
 				tt.source, tt.board, tt.class, tt.model, tt.iface)
 		}
-		for _, c := range tt.checks(r) {
-			if !sameFigure(c.got, c.want) {
-				t.Errorf("row %d %s: got %s, want %s", tt.row, c.name, showFigure(c.got), showFigure(c.want))
+		for col, printed := range tt.figures {
+			want := Figure{}
+			if printed != "" {
+				v, err := strconv.ParseFloat(printed, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = fig(printed, v)
+			}
+			if got := figureOf(t, &r, col); !sameFigure(got, want) {
+				t.Errorf("row %d %s: got %s, want %s", tt.row, col, showFigure(got), showFigure(want))
 			}
 		}
 		if !strings.Contains(r.Notes, tt.notesHas) {
 			t.Errorf("row %d: notes %q do not contain %q", tt.row, r.Notes, tt.notesHas)
 		}
 	}
+}
+
+// figureOf is the figure of one CSV column of r.
+func figureOf(t *testing.T, r *Result, name string) Figure {
+	t.Helper()
+	for _, c := range columns {
+		if c.name == name && c.fig != nil {
+			return *c.fig(r)
+		}
+	}
+	t.Fatalf("%s is not a figure column", name)
+	return Figure{}
 }
 
 func sameFigure(a, b Figure) bool {
