@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -81,18 +82,11 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 	var columns [][]store.Figure
 	for _, key := range drives {
 		item := CompareItem{Kind: "drive", Key: key, URL: drivePath(key), Label: key}
-		var figs []store.Figure
-		names := interner{}
-		err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
-			if len(figs) == 0 {
-				item.Label = label(f.Vendor, f.Model, key)
-			}
-			figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
-			return nil
-		})
+		figs, lbl, err := s.driveFigures(ctx, key)
 		if err != nil {
 			return nil, err
 		}
+		item.Label = lbl
 		n, err := s.st.CountRuns(ctx, store.Filter{DeviceKey: key})
 		if err != nil {
 			return nil, err
@@ -198,4 +192,20 @@ func label(vendor, model, fallback string) string {
 		return vendor
 	}
 	return fallback
+}
+
+// driveFigures are the figures of a drive's latest runs (at most driveFigures of them), each
+// test's name stored once, and the drive's label from its first figure (the key without one).
+func (s *Server) driveFigures(ctx context.Context, key string) ([]store.Figure, string, error) {
+	var figs []store.Figure
+	lbl := key
+	names := interner{}
+	err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
+		if len(figs) == 0 {
+			lbl = label(f.Vendor, f.Model, key)
+		}
+		figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
+		return nil
+	})
+	return figs, lbl, err
 }

@@ -88,18 +88,11 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 			}
 			row.Price = &price
 		}
-		var figs []store.Figure
-		names := interner{}
-		err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
-			if len(figs) == 0 {
-				row.Label = label(f.Vendor, f.Model, key)
-			}
-			figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
-			return nil
-		})
+		figs, lbl, err := s.driveFigures(ctx, key)
 		if err != nil {
 			return nil, err
 		}
+		row.Label = lbl
 		if len(figs) == 0 {
 			return nil, notFound("no result with figures has drive key " + key)
 		}
