@@ -190,12 +190,9 @@ func Probe(ctx context.Context, dev Device, o ProbeOptions) (*Result, error) {
 }
 
 func newProber(ctx context.Context, dev Device, o ProbeOptions) (*prober, error) {
-	lbs := int64(o.LogicalBlockBytes)
-	if lbs == 0 {
-		lbs = SectorBytes
-	}
-	if lbs < SectorBytes || lbs&(lbs-1) != 0 || lbs > 64<<10 {
-		return nil, fmt.Errorf("logical block size %d bytes is not a power of two between 512 and 64 KiB", lbs)
+	lbs, err := logicalBlock(o.LogicalBlockBytes)
+	if err != nil {
+		return nil, err
 	}
 	block := max(int64(probeBlockBytes), lbs)
 	size := o.SizeBytes / block * block
