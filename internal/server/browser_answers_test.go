@@ -28,9 +28,7 @@ func TestBrowserAnswers(t *testing.T) {
 	r := honestRun("answers-1", "SC32G", "Raspberry Pi 4 Model B Rev 1.4", 0.9, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
 	price := 9.0
 	r.PriceUSD = &price
-	if c, out := ts.post(t, encode(t, r)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, r)
 	for _, width := range []int64{1280, 390} {
 		do(t, ctx, "viewport", chromedp.EmulateViewport(width, 900))
 		do(t, ctx, "home", chromedp.Navigate(ts.URL+"/?family="+url.QueryEscape("Pi 4")+"&class=microsd"),

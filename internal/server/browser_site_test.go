@@ -56,17 +56,13 @@ func TestBrowserSitePages(t *testing.T) {
 		r.PriceUSD = &price
 		r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Minute)
 		a = r
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	for i, mb := range []float64{20, 22} {
 		r := sampleRecord("sb"+itoa(i), "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", mb)
 		r.CreatedAt = r.CreatedAt.Add(time.Hour + time.Duration(i)*time.Minute)
 		b = r
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	ka, kb := url.QueryEscape(a.DeviceKey()), url.QueryEscape(b.DeviceKey())
 	pages := []struct {

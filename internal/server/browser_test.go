@@ -139,17 +139,13 @@ func TestBrowser(t *testing.T) {
 		r := sampleRecord("ba"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", mb)
 		r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Minute)
 		a = r
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	for i, mb := range []float64{20, 22} {
 		r := sampleRecord("bb"+itoa(i), "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", mb)
 		r.CreatedAt = r.CreatedAt.Add(time.Hour + time.Duration(i)*time.Minute)
 		b = r
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 
 	// Search from the home page's box, as a user would.

@@ -16,9 +16,7 @@ func TestPagesCleanData(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := sampleRecord("clean-1", "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B Rev 1.4", 40)
-	if c, out := ts.post(t, encode(t, r)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, r)
 	ex := examples()
 	pages := []string{
 		"/", "/search?source=published",
