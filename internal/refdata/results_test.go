@@ -265,18 +265,37 @@ func TestParseRejectsBadFiles(t *testing.T) {
 	}
 }
 
-// TestSpotChecksNewColumns compares rows of the added sources with their documents (each
-// figure was read again in the source named in the comment).
-func TestSpotChecksNewColumns(t *testing.T) {
+// rowCheck compares one row with its document: each check's name with {got, want}.
+type rowCheck struct {
+	row    int
+	source string
+	check  func(r Result) map[string][2]string
+}
+
+func checkRows(t *testing.T, tests []rowCheck) {
+	t.Helper()
 	results, err := Load()
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	tests := []struct {
-		row    int
-		source string
-		check  func(r Result) map[string][2]string // name -> {got, want}
-	}{
+	for _, tt := range tests {
+		r := results[tt.row-1]
+		if r.SourceID != tt.source {
+			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
+			continue
+		}
+		for name, gw := range tt.check(r) {
+			if gw[0] != gw[1] {
+				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
+			}
+		}
+	}
+}
+
+// TestSpotChecksNewColumns compares rows of the added sources with their documents (each
+// figure was read again in the source named in the comment).
+func TestSpotChecksNewColumns(t *testing.T) {
+	checkRows(t, []rowCheck{
 		// ricsanfre/pi-storage-benchmark output/SDCard/output_benchmark_1.txt: Storage.sh summary
 		// and the raw iozone table's rewrite column.
 		{77, "ricsanfre-pi-storage-2021", func(r Result) map[string][2]string {
@@ -314,19 +333,7 @@ func TestSpotChecksNewColumns(t *testing.T) {
 			return map[string][2]string{"hdparm": {r.HdparmDirectReadMBps.Printed, "419.38"}, "fio write": {r.FioRand4kWriteIOPS.Printed, "86779"},
 				"iozone rand write": {r.Rand4kWriteKBpsIozone.Printed, "156207"}, "score": {r.PiBenchmarksScore.Printed, "37325"}}
 		}},
-	}
-	for _, tt := range tests {
-		r := results[tt.row-1]
-		if r.SourceID != tt.source {
-			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
-			continue
-		}
-		for name, gw := range tt.check(r) {
-			if gw[0] != gw[1] {
-				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
-			}
-		}
-	}
+	})
 }
 
 func TestFiguresListsEveryPrintedFigure(t *testing.T) {
@@ -356,15 +363,7 @@ func TestFiguresListsEveryPrintedFigure(t *testing.T) {
 // TestSpotChecksContinued compares rows added in the second round of issue 16 with their
 // documents; each expected figure was read again in the document named in the comment.
 func TestSpotChecksContinued(t *testing.T) {
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
-	tests := []struct {
-		row    int
-		source string
-		check  func(r Result) map[string][2]string // name -> {got, want}
-	}{
+	checkRows(t, []rowCheck{
 		// pxpunx/raspberry-pi compute-blade/cm4/nvme/wd_sn520_256.md: the PiBenchmarks table, then
 		// the raw disk-benchmark.sh output (fio "READ: bw=397MiB/s (416MB/s)", iozone rows
 		// "102400 1024 379827 388069 372117 383582" and "102400 4 57643 93344 39096 89859").
@@ -425,19 +424,7 @@ func TestSpotChecksContinued(t *testing.T) {
 		{242, "pibenchmarks-34", func(r Result) map[string][2]string {
 			return map[string][2]string{"hdparm": {r.HdparmReadMBps.Printed, "362.52"}, "class": {r.StorageClass, "usb-ssd"}, "board": {r.Board, "Raspberry Pi 5"}}
 		}},
-	}
-	for _, tt := range tests {
-		r := results[tt.row-1]
-		if r.SourceID != tt.source {
-			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
-			continue
-		}
-		for name, gw := range tt.check(r) {
-			if gw[0] != gw[1] {
-				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
-			}
-		}
-	}
+	})
 }
 
 // TestFigureColumns: FigureColumns names exactly the columns Figures reads, and FigureIn finds
