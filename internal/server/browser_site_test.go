@@ -45,10 +45,7 @@ type axeViolation struct {
 func TestBrowserSitePages(t *testing.T) {
 	ctx := newBrowser(t)
 	shots := artifactsDir(t)
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
-	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
-		t.Fatal(err)
-	}
+	ts := startSeededServer(t)
 	var a, b *record.Run
 	for i, mb := range []float64{38, 40, 41, 43, 39} {
 		r := sampleRecord("sa"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B Rev 1.4", mb)

@@ -129,10 +129,7 @@ func canvasDrawn(id string) string {
 func TestBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	shots := artifactsDir(t)
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
-	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
-		t.Fatal(err)
-	}
+	ts := startSeededServer(t)
 	// Two drives, several results each, so the distribution has bins and sorting has work.
 	var a, b *record.Run
 	for i, mb := range []float64{38, 40, 41, 43, 39} {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,10 +12,7 @@ import (
 // With the embedded published data alone, the home page ranks each family's classes on the
 // comparison model's basis (internal/compare), one ranking per link setting, with no second #1.
 func TestHomeLeaderboard(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
-	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
-		t.Fatal(err)
-	}
+	ts := startSeededServer(t)
 	lb := rankLeadersFor(t, ts, "Pi 4", "microsd")
 	sd := lb.Sections[0]
 	// pidramble's Pi 4 cards tie at the SD bus ceiling in sequential read; they are ranked by

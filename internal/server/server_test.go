@@ -141,6 +141,17 @@ func (ts *testServer) post(t *testing.T, body []byte) (int, map[string]any) {
 	return resp.StatusCode, out
 }
 
+// startSeededServer is a server without rate limits on a new SQLite database that holds the
+// published results.
+func startSeededServer(t *testing.T) *testServer {
+	t.Helper()
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
 // mustPost uploads r and fails the test unless the server stores it (201).
 func (ts *testServer) mustPost(t *testing.T, r *record.Run) {
 	t.Helper()
