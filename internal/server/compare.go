@@ -80,21 +80,22 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 	}
 	ctx := r.Context()
 	var columns [][]store.Figure
+	add := func(item CompareItem, figs []store.Figure, err error) error {
+		if err == nil {
+			d.Columns = append(d.Columns, item)
+			columns = append(columns, figs)
+		}
+		return err
+	}
 	for _, key := range drives {
-		item, figs, err := s.driveColumn(ctx, key)
-		if err != nil {
+		if err := add(s.driveColumn(ctx, key)); err != nil {
 			return nil, err
 		}
-		d.Columns = append(d.Columns, item)
-		columns = append(columns, figs)
 	}
 	for _, id := range results {
-		item, figs, err := s.resultColumn(ctx, id)
-		if err != nil {
+		if err := add(s.resultColumn(ctx, id)); err != nil {
 			return nil, err
 		}
-		d.Columns = append(d.Columns, item)
-		columns = append(columns, figs)
 	}
 	d.Rows = compareRows(columns)
 	d.Chart = compareChart(d)
