@@ -409,17 +409,9 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 				fmt.Fprintf(out, "| iomark | %s | %s | %.1f | %.1f | %.3f | %.1f |\n", res.Verdict, mb(res.ClaimedBytes), res.Fill.WriteMBPerS, res.Fill.ReadMBPerS, res.Fill.WriteMBPerS/devMBps, wall)
 			} else {
 				logf("fill: f3write + f3read (pair %d)", pair+1)
-				wo, w1, err := b.exec(ctx, "fill", "genuine 1 GB", "f3write", "f3write", mnt)
+				wo, ro, wall, err := b.f3WriteRead(ctx, "genuine 1 GB", mnt)
 				if err != nil {
 					return err
-				}
-				ro, w2, err := b.exec(ctx, "fill", "genuine 1 GB", "f3read", "f3read", mnt)
-				if err != nil {
-					return err
-				}
-				h2w, _ := filepath.Glob(filepath.Join(mnt, "*.h2w"))
-				for _, f := range h2w {
-					os.Remove(f)
 				}
 				wr, rr := f3Speed(wo, "Average writing speed"), f3Speed(ro, "Average reading speed")
 				lost := strings.Contains(ro, "Data LOST") && !regexp.MustCompile(`Data LOST: 0\.00 Byte`).MatchString(ro)
@@ -427,8 +419,8 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 				if lost {
 					verdict = "data lost"
 				}
-				fw, ft = append(fw, wr), append(ft, w1+w2)
-				fmt.Fprintf(out, "| f3write+f3read | %s | %s | %.1f | %.1f | %.3f | %.1f |\n", verdict, f3Written(wo), wr, rr, wr/devMBps, w1+w2)
+				fw, ft = append(fw, wr), append(ft, wall)
+				fmt.Fprintf(out, "| f3write+f3read | %s | %s | %.1f | %.1f | %.3f | %.1f |\n", verdict, f3Written(wo), wr, rr, wr/devMBps, wall)
 			}
 		}
 	}
@@ -468,26 +460,35 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 	}
 	json.Unmarshal([]byte(so), &res)
 	logf("fill: fake card, f3write + f3read")
-	wo, w1, err := b.exec(ctx, "fill", "fake 1 GB", "f3write", "f3write", fmnt)
+	_, ro, fwall, err := b.f3WriteRead(ctx, "fake 1 GB", fmnt)
 	if err != nil {
 		return err
 	}
-	ro, w2, err := b.exec(ctx, "fill", "fake 1 GB", "f3read", "f3read", fmnt)
-	if err != nil {
-		return err
-	}
-	h2w, _ := filepath.Glob(filepath.Join(fmnt, "*.h2w"))
-	for _, f := range h2w {
-		os.Remove(f)
-	}
-	_ = wo
 	first := "-"
 	if res.Fill.FirstBadDeviceByte != nil {
 		first = fmt.Sprintf("%d", *res.Fill.FirstBadDeviceByte)
 	}
 	fmt.Fprintf(out, "Fake 1 GB card (400 MB real, writes past it lost), ext4: iomark says **%s** (%s), %s read back intact, first bad byte at device offset %s (real size 400000000), in %.1f s; f3read says %s, in %.1f s.\n\n",
-		res.Verdict, res.Failure, mb(res.Fill.OKBytes), first, iwall, f3Summary(ro), w1+w2)
+		res.Verdict, res.Failure, mb(res.Fill.OKBytes), first, iwall, f3Summary(ro), fwall)
 	return nil
+}
+
+// f3WriteRead runs f3write then f3read on the card's filesystem at mnt and removes the files
+// they leave; wall is the two runs' time together.
+func (b *bench) f3WriteRead(ctx context.Context, card, mnt string) (written, read string, wall float64, err error) {
+	wo, w1, err := b.exec(ctx, "fill", card, "f3write", "f3write", mnt)
+	if err != nil {
+		return "", "", 0, err
+	}
+	ro, w2, err := b.exec(ctx, "fill", card, "f3read", "f3read", mnt)
+	if err != nil {
+		return "", "", 0, err
+	}
+	h2w, _ := filepath.Glob(filepath.Join(mnt, "*.h2w"))
+	for _, f := range h2w {
+		os.Remove(f)
+	}
+	return wo, ro, w1 + w2, nil
 }
 
 func mkfsMount(dev string) (string, func(), error) {
