@@ -24,11 +24,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
 	"github.com/iomark/iomark/internal/testkit/lab"
@@ -52,23 +49,16 @@ type options struct {
 func main() {
 	var o options
 	var profiles, drives string
-	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.StringVar(&profiles, "profiles", strings.Join(profile.Names(), ","), "profiles to run, comma-separated")
 	flag.StringVar(&drives, "drives", "ram,microsd", "drives: ram (unthrottled), microsd (emulated card)")
 	flag.IntVar(&o.sizeMB, "size-mb", 3072, "size of each emulated drive, MiB (the 1 GiB test files of sbc-reviews and cdm need room)")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's figures as JSON to this file")
-	flag.Parse()
-	o.profiles, o.drives = split(profiles), split(drives)
-	if err := o.check(); err != nil {
-		fmt.Fprintf(os.Stderr, "bytes: %v\n", err)
-		os.Exit(2)
+	check := func() error {
+		o.profiles, o.drives = split(profiles), split(drives)
+		return o.check()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "bytes: %v\n", err)
-		os.Exit(1)
-	}
+	benchkit.Main("bytes", check, func(ctx context.Context) error { return run(ctx, o) })
 }
 
 func split(s string) []string {
@@ -171,8 +161,7 @@ func run(ctx context.Context, o options) error {
 	}
 	fmt.Print(render(rows, iomark.Version, loadStart, benchkit.LoadAvg()))
 	if o.rawPath != "" {
-		b, _ := json.MarshalIndent(rows, "", "  ")
-		return os.WriteFile(o.rawPath, b, 0o644)
+		return benchkit.WriteJSON(o.rawPath, rows)
 	}
 	return nil
 }
@@ -234,6 +223,4 @@ func sectorsWritten(dev string) (int64, error) {
 	return n, err
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
+var logf = benchkit.Logf

@@ -25,11 +25,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
@@ -94,7 +92,7 @@ func main() {
 	flag.IntVar(&o.pairs, "pairs", 7, "alternating iomark/fio pairs per workload (at least 7 for a published table)")
 	flag.DurationVar(&o.runtime, "runtime", 5*time.Second, "measured time of each run")
 	flag.DurationVar(&o.ramp, "ramp", time.Second, "warm-up of each run, discarded by both tools")
-	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.IntVar(&o.sizeMB, "size-mb", 2048, "size of the RAM-backed loop device, MiB")
 	flag.BoolVar(&o.fioOnly, "fio-only", false, "run only fio (to check the bench before iomark has an engine)")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's figures and raw JSON to this file")
@@ -112,27 +110,18 @@ func main() {
 		"together (comma-separated), with the 95% interval of the median ratio")
 	flag.BoolVar(&o.trace, "trace", false, "also time every request in the kernel with bpftrace, for the latency "+
 		"tables (slows both tools: not for the IOPS table)")
-	flag.Parse()
-	if err := o.check(); err != nil {
-		fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
-		os.Exit(2)
-	}
-	if o.pool != "" {
-		paths := strings.Split(o.pool, ",")
-		rows, envs, err := poolRaw(paths)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
-			os.Exit(1)
+	benchkit.Main("engine-vs-fio", func() error { return o.check() }, func(ctx context.Context) error {
+		if o.pool != "" {
+			paths := strings.Split(o.pool, ",")
+			rows, envs, err := poolRaw(paths)
+			if err != nil {
+				return err
+			}
+			fmt.Print(renderPool(paths, rows, envs))
+			return nil
 		}
-		fmt.Print(renderPool(paths, rows, envs))
-		return
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "engine-vs-fio: %v\n", err)
-		os.Exit(1)
-	}
+		return run(ctx, o)
+	})
 }
 
 // selected is the rows -rows picks, in table order.
@@ -324,9 +313,7 @@ func interrupted(ctx context.Context, err error) error {
 	return err
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
+var logf = benchkit.Logf
 
 // commandLine is how this run was started, for the report, with each argument that holds a
 // space quoted so the line runs as shown (-rows "randread QD32").

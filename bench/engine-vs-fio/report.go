@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -389,14 +386,5 @@ func writeRaw(path string, e env, rows []rowResult) error {
 	for _, r := range rows {
 		out.Rows = append(out.Rows, rawRow{r.name, r.iomark, r.fio})
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write raw results: %w", err)
-	}
-	return nil
+	return benchkit.WriteJSON(path, out)
 }

@@ -25,12 +25,10 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
@@ -46,21 +44,17 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.IntVar(&o.pairs, "pairs", 3, "pairs of runs per setting")
 	flag.IntVar(&o.sizeMB, "size-mb", 512, "MiB each copy sends")
 	flag.IntVar(&o.limitMBps, "limit-mbps", 40, "write limit of the throttled drive, MB/s")
-	flag.Parse()
-	if o.pairs < 1 || o.sizeMB < 64 || o.limitMBps < 1 || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "netcopy-vs-nc: -pairs ≥ 1, -size-mb ≥ 64, -limit-mbps ≥ 1, no arguments")
-		os.Exit(2)
+	check := func() error {
+		if o.pairs < 1 || o.sizeMB < 64 || o.limitMBps < 1 || flag.NArg() > 0 {
+			return errors.New("-pairs ≥ 1, -size-mb ≥ 64, -limit-mbps ≥ 1, no arguments")
+		}
+		return nil
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "netcopy-vs-nc: %v\n", err)
-		os.Exit(1)
-	}
+	benchkit.Main("netcopy-vs-nc", check, func(ctx context.Context) error { return run(ctx, o) })
 }
 
 // result is one tool's run.
@@ -83,8 +77,8 @@ func run(ctx context.Context, o options) error {
 	if err := lab.Available(); err != nil {
 		return err
 	}
-	if _, err := exec.LookPath("nc"); err != nil {
-		return errors.New("nc not found: apt-get install netcat-openbsd")
+	if err := benchkit.NeedTools("apt-get install netcat-openbsd", "nc"); err != nil {
+		return err
 	}
 	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "netcopy-vs-nc-", logf)
 	if err != nil {
@@ -314,6 +308,4 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
+var logf = benchkit.Logf

@@ -20,15 +20,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"os/exec"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
@@ -48,7 +44,7 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.IntVar(&o.sizeMB, "size-mb", 2048, "size of the emulated drive, MiB (sbc-reviews needs a 1 GiB test file)")
 	flag.BoolVar(&o.timeMode, "time", true, "also measure the time to a figure (reference runs of each quick test)")
 	flag.DurationVar(&o.refRuntime, "ref-runtime", 60*time.Second, "length of each reference run (issue 4 asks for 10m)")
@@ -66,16 +62,8 @@ func main() {
 			o.classes = append(o.classes, c)
 		}
 	}
-	if err := errors.Join(o.check(), o.checkClasses()); err != nil {
-		fmt.Fprintf(os.Stderr, "peers: %v\n", err)
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "peers: %v\n", err)
-		os.Exit(1)
-	}
+	check := func() error { return errors.Join(o.check(), o.checkClasses()) }
+	benchkit.Main("peers", check, func(ctx context.Context) error { return run(ctx, o) })
 }
 
 func (o options) check() error {
@@ -112,8 +100,8 @@ func run(ctx context.Context, o options) error {
 	if err := lab.FioAvailable(); err != nil {
 		return err
 	}
-	if _, err := exec.LookPath("hdparm"); err != nil {
-		return fmt.Errorf("hdparm not found: apt-get install hdparm (scripts/setup-test-deps.sh installs it)")
+	if err := benchkit.NeedTools("apt-get install hdparm (scripts/setup-test-deps.sh installs it)", "hdparm"); err != nil {
+		return err
 	}
 	iomark, err := prepareIomark(ctx, o.iomarkPath)
 	if err != nil {
@@ -128,8 +116,7 @@ func run(ctx context.Context, o options) error {
 		}
 		fmt.Print(renderClasses(runs, describeEnv(ctx, iomark, loadStart)))
 		if o.rawPath != "" {
-			b, _ := json.MarshalIndent(runs, "", "  ")
-			return os.WriteFile(o.rawPath, b, 0o644)
+			return benchkit.WriteJSON(o.rawPath, runs)
 		}
 		return nil
 	}
@@ -214,7 +201,7 @@ func run(ctx context.Context, o options) error {
 	res.Env = describeEnv(ctx, iomark, loadStart)
 	fmt.Print(renderReport(res, o))
 	if o.rawPath != "" {
-		return writeRaw(o.rawPath, res)
+		return benchkit.WriteJSON(o.rawPath, res)
 	}
 	return nil
 }
@@ -248,6 +235,4 @@ func equalArgs(a, b []string) bool {
 	return true
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
+var logf = benchkit.Logf

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -229,17 +227,4 @@ func devAsDEV(args []string, dev, mnt string) []string {
 		out[i] = a
 	}
 	return out
-}
-
-func writeRaw(path string, res results) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write raw results: %w", err)
-	}
-	return nil
 }

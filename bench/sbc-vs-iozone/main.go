@@ -21,11 +21,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
@@ -40,21 +38,14 @@ const (
 )
 
 func main() {
-	iomarkPath := flag.String("iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	var iomarkPath string
+	benchkit.IomarkFlag(&iomarkPath)
 	sizeMB := flag.Int("size-mb", 3072, "size of the emulated card, MiB (both tools lay out 1 GiB)")
 	rawPath := flag.String("raw", "", "also write iozone's output, iomark's block and record to this file")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, *iomarkPath, *sizeMB, *rawPath); err != nil {
-		fmt.Fprintf(os.Stderr, "sbc-vs-iozone: %v\n", err)
-		os.Exit(1)
-	}
+	benchkit.Main("sbc-vs-iozone", nil, func(ctx context.Context) error { return run(ctx, iomarkPath, *sizeMB, *rawPath) })
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
+var logf = benchkit.Logf
 
 // row is one row of the template's Disk table: iozone's record size and the column
 // disk-benchmark.sh's awk takes (fields after `cut -c7-100`: 1 reclen... as SOURCES.md reads
@@ -82,8 +73,8 @@ func run(ctx context.Context, iomarkPath string, sizeMB int, rawPath string) err
 	if err := lab.Available(); err != nil {
 		return err
 	}
-	if _, err := exec.LookPath("iozone"); err != nil {
-		return fmt.Errorf("iozone not found: Debian's iozone3 is in non-free (scripts/setup-test-deps.sh adds it)")
+	if err := benchkit.NeedTools("Debian's iozone3 is in non-free (scripts/setup-test-deps.sh adds it)", "iozone"); err != nil {
+		return err
 	}
 	iomark, err := benchkit.PrepareIomark(ctx, iomarkPath, "sbc-vs-iozone-", logf)
 	if err != nil {

@@ -28,21 +28,17 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
 	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
-func logf(format string, a ...any) {
-	fmt.Fprintf(os.Stderr, "verify-full-vs-badblocks: "+format+"\n", a...)
-}
+var logf = benchkit.Logger("verify-full-vs-badblocks")
 
 type options struct {
 	iomarkPath string
@@ -52,20 +48,16 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.Int64Var(&o.sizeMiB, "size-mib", 1024, "size of the read cards, MiB (the write cards are a quarter)")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's output to this JSON file")
-	flag.Parse()
-	if o.sizeMiB < 64 || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "verify-full-vs-badblocks: -size-mib must be ≥ 64; no arguments")
-		os.Exit(2)
+	check := func() error {
+		if o.sizeMiB < 64 || flag.NArg() > 0 {
+			return errors.New("-size-mib must be ≥ 64; no arguments")
+		}
+		return nil
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "verify-full-vs-badblocks: %v\n", err)
-		os.Exit(1)
-	}
+	benchkit.Main("verify-full-vs-badblocks", check, func(ctx context.Context) error { return run(ctx, o) })
 }
 
 // A USB flash drive: 100 MB/s reads and 40 MB/s writes, 0.2 ms per command.
@@ -102,10 +94,8 @@ func run(ctx context.Context, o options) error {
 	if err := lab.CardAvailable(); err != nil {
 		return err
 	}
-	for _, tool := range []string{"badblocks", "fio"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s not found: apt-get install e2fsprogs fio", tool)
-		}
+	if err := benchkit.NeedTools("apt-get install e2fsprogs fio", "badblocks", "fio"); err != nil {
+		return err
 	}
 	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "verify-full-vs-badblocks-", logf)
 	if err != nil {
@@ -120,14 +110,11 @@ func run(ctx context.Context, o options) error {
 	defer os.RemoveAll(benchData)
 	defer func() {
 		if o.rawPath != "" {
-			raw, _ := json.MarshalIndent(b.raw, "", "  ")
-			os.WriteFile(o.rawPath, raw, 0o644)
+			benchkit.WriteJSON(o.rawPath, b.raw)
 		}
 	}()
-	m := benchkit.ReadMachine()
 	var out bytes.Buffer
-	fmt.Fprintf(&out, "#### %s — %s\n\n", m.Date, iomark.Version)
-	fmt.Fprintf(&out, "%s, %d cores, Linux %s; load average %s at the start.\n\n", m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+	benchkit.ReadMachine().Header(&out, iomark.Version)
 
 	size := o.sizeMiB << 20
 	badAt, badLen := size*3/10/4096*4096+12<<10, int64(5<<20)

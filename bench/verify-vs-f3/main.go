@@ -31,13 +31,11 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
@@ -54,28 +52,24 @@ type options struct {
 func main() {
 	var o options
 	var parts string
-	flag.StringVar(&o.iomarkPath, "iomark", "", "iomark binary to measure (default: build ./cmd/iomark)")
+	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.IntVar(&o.pairs, "pairs", 2, "alternating runs of each tool per card")
 	flag.StringVar(&parts, "parts", "probe,fill,geometry", "which comparisons to run")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every run's output to this JSON file")
-	flag.Parse()
-	o.parts = map[string]bool{}
-	for _, p := range strings.Split(parts, ",") {
-		o.parts[strings.TrimSpace(p)] = true
+	check := func() error {
+		o.parts = map[string]bool{}
+		for _, p := range strings.Split(parts, ",") {
+			o.parts[strings.TrimSpace(p)] = true
+		}
+		if o.pairs < 1 || flag.NArg() > 0 {
+			return errors.New("-pairs must be ≥ 1; no arguments")
+		}
+		return nil
 	}
-	if o.pairs < 1 || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "verify-vs-f3: -pairs must be ≥ 1; no arguments")
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "verify-vs-f3: %v\n", err)
-		os.Exit(1)
-	}
+	benchkit.Main("verify-vs-f3", check, func(ctx context.Context) error { return run(ctx, o) })
 }
 
-func logf(format string, a ...any) { fmt.Fprintf(os.Stderr, "verify-vs-f3: "+format+"\n", a...) }
+var logf = benchkit.Logger("verify-vs-f3")
 
 // The emulated SD card: 20 MB/s sequential writes and 40 MB/s reads, with the per-command
 // time a slow card takes for small random I/O (1 ms per write, 0.3 ms per read).
@@ -103,10 +97,8 @@ func run(ctx context.Context, o options) error {
 	if err := lab.CardAvailable(); err != nil {
 		return err
 	}
-	for _, tool := range []string{"f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s not found: apt-get install f3 flashbench fio e2fsprogs", tool)
-		}
+	if err := benchkit.NeedTools("apt-get install f3 flashbench fio e2fsprogs", "f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"); err != nil {
+		return err
 	}
 	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "verify-vs-f3-", logf)
 	if err != nil {
@@ -116,15 +108,12 @@ func run(ctx context.Context, o options) error {
 	b := &bench{o: o, iomark: iomark}
 	defer func() {
 		if o.rawPath != "" {
-			raw, _ := json.MarshalIndent(b.raw, "", "  ")
-			os.WriteFile(o.rawPath, raw, 0o644)
+			benchkit.WriteJSON(o.rawPath, b.raw)
 		}
 	}()
-	m := benchkit.ReadMachine()
 	f3v, _ := exec.Command("f3probe", "--version").CombinedOutput()
 	var out bytes.Buffer
-	fmt.Fprintf(&out, "#### %s — %s\n\n", m.Date, iomark.Version)
-	fmt.Fprintf(&out, "%s, %d cores, Linux %s; %s; load average %s at the start.\n\n", m.CPU, m.Cores, m.Kernel, benchkit.FirstLine(f3v), benchkit.LoadAvg())
+	benchkit.ReadMachine().Header(&out, iomark.Version, benchkit.FirstLine(f3v))
 	for _, part := range []string{"probe", "fill", "geometry"} {
 		if !o.parts[part] {
 			continue
@@ -420,17 +409,9 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 				fmt.Fprintf(out, "| iomark | %s | %s | %.1f | %.1f | %.3f | %.1f |\n", res.Verdict, mb(res.ClaimedBytes), res.Fill.WriteMBPerS, res.Fill.ReadMBPerS, res.Fill.WriteMBPerS/devMBps, wall)
 			} else {
 				logf("fill: f3write + f3read (pair %d)", pair+1)
-				wo, w1, err := b.exec(ctx, "fill", "genuine 1 GB", "f3write", "f3write", mnt)
+				wo, ro, wall, err := b.f3WriteRead(ctx, "genuine 1 GB", mnt)
 				if err != nil {
 					return err
-				}
-				ro, w2, err := b.exec(ctx, "fill", "genuine 1 GB", "f3read", "f3read", mnt)
-				if err != nil {
-					return err
-				}
-				h2w, _ := filepath.Glob(filepath.Join(mnt, "*.h2w"))
-				for _, f := range h2w {
-					os.Remove(f)
 				}
 				wr, rr := f3Speed(wo, "Average writing speed"), f3Speed(ro, "Average reading speed")
 				lost := strings.Contains(ro, "Data LOST") && !regexp.MustCompile(`Data LOST: 0\.00 Byte`).MatchString(ro)
@@ -438,8 +419,8 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 				if lost {
 					verdict = "data lost"
 				}
-				fw, ft = append(fw, wr), append(ft, w1+w2)
-				fmt.Fprintf(out, "| f3write+f3read | %s | %s | %.1f | %.1f | %.3f | %.1f |\n", verdict, f3Written(wo), wr, rr, wr/devMBps, w1+w2)
+				fw, ft = append(fw, wr), append(ft, wall)
+				fmt.Fprintf(out, "| f3write+f3read | %s | %s | %.1f | %.1f | %.3f | %.1f |\n", verdict, f3Written(wo), wr, rr, wr/devMBps, wall)
 			}
 		}
 	}
@@ -479,26 +460,35 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 	}
 	json.Unmarshal([]byte(so), &res)
 	logf("fill: fake card, f3write + f3read")
-	wo, w1, err := b.exec(ctx, "fill", "fake 1 GB", "f3write", "f3write", fmnt)
+	_, ro, fwall, err := b.f3WriteRead(ctx, "fake 1 GB", fmnt)
 	if err != nil {
 		return err
 	}
-	ro, w2, err := b.exec(ctx, "fill", "fake 1 GB", "f3read", "f3read", fmnt)
-	if err != nil {
-		return err
-	}
-	h2w, _ := filepath.Glob(filepath.Join(fmnt, "*.h2w"))
-	for _, f := range h2w {
-		os.Remove(f)
-	}
-	_ = wo
 	first := "-"
 	if res.Fill.FirstBadDeviceByte != nil {
 		first = fmt.Sprintf("%d", *res.Fill.FirstBadDeviceByte)
 	}
 	fmt.Fprintf(out, "Fake 1 GB card (400 MB real, writes past it lost), ext4: iomark says **%s** (%s), %s read back intact, first bad byte at device offset %s (real size 400000000), in %.1f s; f3read says %s, in %.1f s.\n\n",
-		res.Verdict, res.Failure, mb(res.Fill.OKBytes), first, iwall, f3Summary(ro), w1+w2)
+		res.Verdict, res.Failure, mb(res.Fill.OKBytes), first, iwall, f3Summary(ro), fwall)
 	return nil
+}
+
+// f3WriteRead runs f3write then f3read on the card's filesystem at mnt and removes the files
+// they leave; wall is the two runs' time together.
+func (b *bench) f3WriteRead(ctx context.Context, card, mnt string) (written, read string, wall float64, err error) {
+	wo, w1, err := b.exec(ctx, "fill", card, "f3write", "f3write", mnt)
+	if err != nil {
+		return "", "", 0, err
+	}
+	ro, w2, err := b.exec(ctx, "fill", card, "f3read", "f3read", mnt)
+	if err != nil {
+		return "", "", 0, err
+	}
+	h2w, _ := filepath.Glob(filepath.Join(mnt, "*.h2w"))
+	for _, f := range h2w {
+		os.Remove(f)
+	}
+	return wo, ro, w1 + w2, nil
 }
 
 func mkfsMount(dev string) (string, func(), error) {

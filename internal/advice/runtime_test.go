@@ -8,14 +8,6 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-func runtimeIDs(fs []record.Finding) string {
-	var s []string
-	for _, f := range fs {
-		s = append(s, f.ID+":"+string(f.Severity))
-	}
-	return strings.Join(s, ",")
-}
-
 // runOf is a run of the given tests on a host with cpus CPUs (0: unknown) behind a link of
 // ceilingMBPerS (0: unknown).
 func runOf(ceilingMBPerS float64, cpus int, tests ...record.Test) *record.Run {
@@ -44,26 +36,26 @@ func TestRunTimeFindings(t *testing.T) {
 		want string
 	}{
 		{"nothing", runOf(40, 4, record.Test{Name: "seq-read-1m", MBPerS: 39, CPUPct: 10, Jobs: 1}), ""},
-		{"above ceiling", runOf(40, 0, record.Test{Name: "seq-read-1m", MBPerS: 900}), "above-ceiling:bad"},
+		{"above ceiling", runOf(40, 0, record.Test{Name: "seq-read-1m", MBPerS: 900}), "above-ceiling/bad"},
 		{"at the ceiling is fine", runOf(40, 0, record.Test{Name: "seq-read-1m", MBPerS: 41.9}), ""},
 		{"unknown ceiling", runOf(0, 0, record.Test{Name: "seq-read-1m", MBPerS: 900}), ""},
-		{"cpu bound", runOf(0, 4, psync("rand-read-4k-qd1", 1, 97)), "cpu-bound:warn"},
-		{"cpu bound capped by cpus", runOf(0, 2, psync("rand-read-4k-qd32", 32, 190)), "cpu-bound:warn"},
+		{"cpu bound", runOf(0, 4, psync("rand-read-4k-qd1", 1, 97)), "cpu-bound/warn"},
+		{"cpu bound capped by cpus", runOf(0, 2, psync("rand-read-4k-qd32", 32, 190)), "cpu-bound/warn"},
 		{"cpu busy but not bound", runOf(0, 2, psync("rand-read-4k-qd32", 32, 90)), ""},
-		{"io_uring: one thread per job", runOf(0, 4, record.Test{Name: "rand-read-4k-qd32", Engine: "io_uring", QD: 32, Jobs: 1, CPUPct: 90}), "cpu-bound:warn"},
-		{"throttled now", throttledRun("0x0", "0x50005"), "throttled-during-run:bad"},
+		{"io_uring: one thread per job", runOf(0, 4, record.Test{Name: "rand-read-4k-qd32", Engine: "io_uring", QD: 32, Jobs: 1, CPUPct: 90}), "cpu-bound/warn"},
+		{"throttled now", throttledRun("0x0", "0x50005"), "throttled-during-run/bad"},
 		{"throttled only in the past", throttledRun("0x50000", "0x50000"), ""},
 		{"bad sensor text", throttledRun("garbage", ""), ""},
-		{"noisy", runOf(0, 0, record.Test{Name: "rand-write-4k-qd1", Noisy: true, CI95Pct: 12}), "noisy:info"},
-		{"a burst the warm-up outlasted", runOf(0, 0, record.Test{Name: "seq-write-1m", MBPerS: 20, Burst: &record.Burst{S: 0.84, X: 3}}), "burst:info"},
-		{"worst first", runOf(40, 0, record.Test{Name: "a", Noisy: true}, record.Test{Name: "b", MBPerS: 100}), "above-ceiling:bad,noisy:info"},
+		{"noisy", runOf(0, 0, record.Test{Name: "rand-write-4k-qd1", Noisy: true, CI95Pct: 12}), "noisy/info"},
+		{"a burst the warm-up outlasted", runOf(0, 0, record.Test{Name: "seq-write-1m", MBPerS: 20, Burst: &record.Burst{S: 0.84, X: 3}}), "burst/info"},
+		{"worst first", runOf(40, 0, record.Test{Name: "a", Noisy: true}, record.Test{Name: "b", MBPerS: 100}), "above-ceiling/bad noisy/info"},
 	} {
 		got := EvaluateRun(c.r)
 		if got == nil {
 			t.Fatalf("%s: nil findings; want an empty list", c.name)
 		}
-		if runtimeIDs(got) != c.want {
-			t.Errorf("%s: findings %q, want %q", c.name, runtimeIDs(got), c.want)
+		if findingIDs(got) != c.want {
+			t.Errorf("%s: findings %q, want %q", c.name, findingIDs(got), c.want)
 		}
 		for _, f := range got {
 			if f.Message == "" || f.Fix == "" {

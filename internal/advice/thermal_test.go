@@ -27,13 +27,13 @@ func TestThermalDrop(t *testing.T) {
 		r    *record.Run
 		want string
 	}{
-		{"hot at the cliff", sustainedRun(true, 3, 100, 40, 55, 65, 72, 75), "thermal-drop:warn"},
-		{"warmed 15 °C by the cliff", sustainedRun(true, 2, 100, 30, 38, 46, 50), "thermal-drop:warn"},
+		{"hot at the cliff", sustainedRun(true, 3, 100, 40, 55, 65, 72, 75), "thermal-drop/warn"},
+		{"warmed 15 °C by the cliff", sustainedRun(true, 2, 100, 30, 38, 46, 50), "thermal-drop/warn"},
 		{"cool at the cliff, hot long after", sustainedRun(true, 1, 100, 40, 41, 42, 43, 44, 45, 46, 80), ""},
 		{"hot but no cliff", sustainedRun(false, 0, 100, 80, 85), ""},
 		{"no temperature", sustainedRun(true, 3, 100), ""},
 	} {
-		got := runtimeIDs(EvaluateRun(c.r))
+		got := findingIDs(EvaluateRun(c.r))
 		if got != c.want {
 			t.Errorf("%s: findings %q, want %q", c.name, got, c.want)
 		}

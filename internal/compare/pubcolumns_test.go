@@ -5,36 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iomark/iomark/internal/compare/comparetest"
 	"github.com/iomark/iomark/internal/probe"
-	"github.com/iomark/iomark/internal/profile"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 )
 
-// profileRun is a SYNTHETIC record of a profile on the sample's Pi 4 microSD card: each test
-// of the profile as the runner records it (op, block size, queue depth, jobs, O_DIRECT or
-// buffered, the sustained analysis), with placeholder figures. Nothing was measured.
-func profileRun(t *testing.T, name string) *record.Run {
-	t.Helper()
-	p, err := profile.ByName(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := sampleRun()
-	r.Profile, r.Tests, r.Scores = name, nil, record.Scores{}
-	for _, pt := range p.Tests {
-		rt := record.Test{Name: pt.Name, Op: string(pt.Pattern), BS: pt.BlockSize, QD: pt.QD, Jobs: max(pt.Jobs, 1),
-			Direct: !pt.Buffered, Primary: pt.Primary, MBPerS: 10, MiBPerS: 10 / 1.048576, IOPS: 10e6 / float64(pt.BlockSize), Runs: 3}
-		if name == "sustained" {
-			rt.Sustained = &record.Sustained{WrittenBytes: 1 << 30}
-		}
-		r.Tests = append(r.Tests, rt)
-	}
-	if p.Score != nil {
-		r.Scores = p.Score(r.Tests)
-	}
-	return r
-}
+func profileRun(t *testing.T, name string) *record.Run { return comparetest.ProfileRun(t, name) }
 
 // TestEveryPublishedColumnIsAccounted: each figure column of the published results is either
 // compared (pubColumns) or listed with its reason (notCompared), never both, never neither.

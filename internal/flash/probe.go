@@ -190,12 +190,9 @@ func Probe(ctx context.Context, dev Device, o ProbeOptions) (*Result, error) {
 }
 
 func newProber(ctx context.Context, dev Device, o ProbeOptions) (*prober, error) {
-	lbs := int64(o.LogicalBlockBytes)
-	if lbs == 0 {
-		lbs = SectorBytes
-	}
-	if lbs < SectorBytes || lbs&(lbs-1) != 0 || lbs > 64<<10 {
-		return nil, fmt.Errorf("logical block size %d bytes is not a power of two between 512 and 64 KiB", lbs)
+	lbs, err := logicalBlock(o.LogicalBlockBytes)
+	if err != nil {
+		return nil, err
 	}
 	block := max(int64(probeBlockBytes), lbs)
 	size := o.SizeBytes / block * block
@@ -264,40 +261,8 @@ func (p *prober) run(res *Result) error {
 	p.maxFlush = min(p.maxFlush/p.block*p.block, p.size-p.flushStart)
 	p.flushEnd, p.flushCursor = p.flushStart+p.maxFlush, p.flushStart
 
-	// A quick look first: 64 blocks across the device, the last one included, and no watch
-	// region. A drive that loses writes (the commonest fake) shows a clean bad tail here, and
-	// the search goes straight to its edge.
-	quick := p.spread(p.watchEnd, quickSamples)
-	p.report("probe", fmt.Sprintf("writing %d blocks across the device", len(quick)))
-	if err := p.writeRound(quick, 0); err != nil {
+	if err := p.writeSamples(s1); err != nil {
 		return err
-	}
-	if err := p.unmaskHiding(quick, -1); err != nil {
-		return err
-	}
-	if !p.cleanTail() {
-		// Everything good, or good blocks above bad ones: a drive that wraps (whose blocks
-		// read back fine at their own address), a genuine one, or damage. The survey writes
-		// blocks one spacing apart and watches the start of the disk for writes landing
-		// there.
-		p.needWatch = true
-		offs := p.spread(p.watchEnd, int((p.size-p.watchEnd)/s1)+1)
-		p.report("probe", fmt.Sprintf("writing %d blocks across the device, watching its first %s", len(offs), sizeText(p.watchEnd)))
-		if err := p.writeRound(offs, p.watchEnd); err != nil {
-			return err
-		}
-		if err := p.unmaskHiding(offs, -1); err != nil {
-			return err
-		}
-		if !p.anyBad() {
-			if err := p.confirm(); err != nil {
-				return err
-			}
-			// A cache found: the latest samples may still be in it.
-			if err := p.unmaskHiding(offs, -1); err != nil {
-				return err
-			}
-		}
 	}
 
 	// Where does the device fail? A bad tail (every sample from some point on is bad) is a
@@ -342,30 +307,8 @@ func (p *prober) run(res *Result) error {
 	if tail < len(all) {
 		tailOff = all[tail].off
 	}
-	var firstRegion *sample
-	every := p.sortedSamples()
-	for i := 0; i < len(every) && every[i].off < tailOff; i++ {
-		if !every[i].bad {
-			continue
-		}
-		if firstRegion == nil {
-			firstRegion = every[i]
-		}
-		start := int64(0)
-		if i > 0 {
-			start = every[i-1].off + p.block
-		}
-		j := i
-		for j+1 < len(every) && every[j+1].off < tailOff && every[j+1].bad {
-			j++
-		}
-		end := tailOff
-		if j+1 < len(every) {
-			end = every[j+1].off
-		}
-		res.BadRegions = append(res.BadRegions, Region{StartByte: start, EndByte: end, Kind: every[i].kind})
-		i = j
-	}
+	regions, firstRegion := p.regionsBelow(tailOff)
+	res.BadRegions = append(res.BadRegions, regions...)
 	if firstRegion != nil {
 		// Find the first bad byte of the first region exactly.
 		r := &res.BadRegions[0]
@@ -399,6 +342,77 @@ func (p *prober) run(res *Result) error {
 		res.WrapBytes = p.wrapBytes
 	}
 	return nil
+}
+
+// writeSamples writes the sample blocks and reads them back: a quick look across the device,
+// then, unless it shows a clean bad tail, the survey s1 bytes apart with the start of the
+// disk watched, and the cache check.
+func (p *prober) writeSamples(s1 int64) error {
+	// A quick look first: 64 blocks across the device, the last one included, and no watch
+	// region. A drive that loses writes (the commonest fake) shows a clean bad tail here, and
+	// the search goes straight to its edge.
+	quick := p.spread(p.watchEnd, quickSamples)
+	p.report("probe", fmt.Sprintf("writing %d blocks across the device", len(quick)))
+	if err := p.writeRound(quick, 0); err != nil {
+		return err
+	}
+	if err := p.unmaskHiding(quick, -1); err != nil {
+		return err
+	}
+	if !p.cleanTail() {
+		// Everything good, or good blocks above bad ones: a drive that wraps (whose blocks
+		// read back fine at their own address), a genuine one, or damage. The survey writes
+		// blocks one spacing apart and watches the start of the disk for writes landing
+		// there.
+		p.needWatch = true
+		offs := p.spread(p.watchEnd, int((p.size-p.watchEnd)/s1)+1)
+		p.report("probe", fmt.Sprintf("writing %d blocks across the device, watching its first %s", len(offs), sizeText(p.watchEnd)))
+		if err := p.writeRound(offs, p.watchEnd); err != nil {
+			return err
+		}
+		if err := p.unmaskHiding(offs, -1); err != nil {
+			return err
+		}
+		if !p.anyBad() {
+			if err := p.confirm(); err != nil {
+				return err
+			}
+			// A cache found: the latest samples may still be in it.
+			if err := p.unmaskHiding(offs, -1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// regionsBelow are the damaged regions: the runs of bad samples below tailOff (all samples,
+// the refining rounds' included), with the first bad sample.
+func (p *prober) regionsBelow(tailOff int64) (regions []Region, first *sample) {
+	every := p.sortedSamples()
+	for i := 0; i < len(every) && every[i].off < tailOff; i++ {
+		if !every[i].bad {
+			continue
+		}
+		if first == nil {
+			first = every[i]
+		}
+		start := int64(0)
+		if i > 0 {
+			start = every[i-1].off + p.block
+		}
+		j := i
+		for j+1 < len(every) && every[j+1].off < tailOff && every[j+1].bad {
+			j++
+		}
+		end := tailOff
+		if j+1 < len(every) {
+			end = every[j+1].off
+		}
+		regions = append(regions, Region{StartByte: start, EndByte: end, Kind: every[i].kind})
+		i = j
+	}
+	return regions, first
 }
 
 // verifyRestore reads back what the restore wrote, and the watch region (no stamp of the run

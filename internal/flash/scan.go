@@ -188,12 +188,9 @@ type scanner struct {
 // the error says why. Rewrite mode never leaves a request overwritten unless it cannot
 // write it back, and then the journal holds it (RecoveryFile).
 func Scan(ctx context.Context, dev Device, o ScanOptions) (*ScanResult, error) {
-	lbs := int64(o.LogicalBlockBytes)
-	if lbs == 0 {
-		lbs = SectorBytes
-	}
-	if lbs < SectorBytes || lbs&(lbs-1) != 0 || lbs > 64<<10 {
-		return nil, fmt.Errorf("logical block size %d bytes is not a power of two between 512 and 64 KiB", lbs)
+	lbs, err := logicalBlock(o.LogicalBlockBytes)
+	if err != nil {
+		return nil, err
 	}
 	block := max(int64(probeBlockBytes), lbs)
 	if o.Mode == "" {
@@ -393,35 +390,16 @@ func (s *scanner) trim() error {
 			return nil
 		}
 		s.report("trimming the edges of an unreadable stretch")
-		first, last := int64(-1), int64(-1)
-		for off := a; off < b; off += s.block {
-			if s.overBudget() {
-				return nil
-			}
-			bad, err := s.tryBlock(off)
-			if err != nil {
-				return err
-			}
-			if bad {
-				first = off
-				break
-			}
+		first, stop, err := s.firstBadBlock(a, b, s.block)
+		if err != nil || stop {
+			return err
 		}
 		if first < 0 {
 			continue // every block read: it was a transient failure
 		}
-		for off := b - s.block; off > first; off -= s.block {
-			if s.overBudget() {
-				return nil
-			}
-			bad, err := s.tryBlock(off)
-			if err != nil {
-				return err
-			}
-			if bad {
-				last = off
-				break
-			}
+		last, stop, err := s.firstBadBlock(b-s.block, first, -s.block)
+		if err != nil || stop {
+			return err
 		}
 		end := first + s.block
 		if last > 0 {
@@ -431,6 +409,25 @@ func (s *scanner) trim() error {
 		// only in the failed requests.
 		s.mark(first, end, extBad, FailureIOError)
 	}
+}
+
+// firstBadBlock tries the blocks from off towards end (not reached), step bytes apart, and
+// returns the first that fails to read, -1 when none does; stop is set when the error budget
+// runs out first.
+func (s *scanner) firstBadBlock(off, end, step int64) (bad int64, stop bool, err error) {
+	for ; (step > 0 && off < end) || (step < 0 && off > end); off += step {
+		if s.overBudget() {
+			return -1, true, nil
+		}
+		failed, err := s.tryBlock(off)
+		if err != nil {
+			return -1, false, err
+		}
+		if failed {
+			return off, false, nil
+		}
+	}
+	return -1, false, nil
 }
 
 // tryBlock reads (tests) one block at off in the trim phase, marking it; bad reports a
@@ -834,4 +831,17 @@ func slowRuns(ts []timing, slow func(int64, time.Duration) bool) [][2]int {
 		i = j
 	}
 	return out
+}
+
+// logicalBlock is the device's logical block size in bytes (0 means 512), refused unless a
+// power of two from 512 bytes to 64 KiB.
+func logicalBlock(n int) (int64, error) {
+	lbs := int64(n)
+	if lbs == 0 {
+		lbs = SectorBytes
+	}
+	if lbs < SectorBytes || lbs&(lbs-1) != 0 || lbs > 64<<10 {
+		return 0, fmt.Errorf("logical block size %d bytes is not a power of two between 512 and 64 KiB", lbs)
+	}
+	return lbs, nil
 }

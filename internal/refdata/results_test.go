@@ -3,6 +3,7 @@ package refdata
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -69,11 +70,6 @@ func TestSpotChecks(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	type check struct {
-		name string
-		got  Figure
-		want Figure
-	}
 	tests := []struct {
 		row      int // 1-based data row
 		source   string
@@ -81,101 +77,50 @@ func TestSpotChecks(t *testing.T) {
 		class    string
 		model    string
 		iface    string
-		checks   func(r Result) []check
+		figures  map[string]string // CSV column: the figure as printed ("" for none)
 		notesHas string
 	}{
 		{
 			// First row: trailing zero kept ("31.80"), empty dd cell.
 			row: 1, source: "geerling-2020-usb", board: "Raspberry Pi 4 Model B",
 			class: "usb-ssd-nvme", model: "Inland Premium 256GB NVMe 3.0 x4 SSD", iface: "",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, fig("256", 256)},
-					{"hdparm", r.HdparmReadMBps, fig("308.46", 308.46)},
-					{"dd", r.DDWriteMBps, Figure{}},
-					{"rand read", r.Rand4kReadMBps, fig("19.41", 19.41)},
-					{"rand write", r.Rand4kWriteMBps, fig("31.80", 31.8)},
-					{"iozone rand read", r.Rand4kReadKBpsIozone, Figure{}},
-				}
-			},
+			figures:  map[string]string{"capacity_gb": "256", "hdparm_read_mbps": "308.46", "dd_write_mbps": "", "rand4k_read_mbps": "19.41", "rand4k_write_mbps": "31.80", "rand4k_read_kbps_iozone": ""},
 			notesHas: "Rob Logan's results",
 		},
 		{
 			// A quoted board with a comma; the iozone kB/s columns.
 			row: 7, source: "chambers-storage-2019", board: "Raspberry Pi 4 Model B",
 			class: "microsd", model: "EMTEC", iface: "microSD (reader not stated)",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, fig("64", 64)},
-					{"hdparm", r.HdparmReadMBps, Figure{}},
-					{"dd", r.DDWriteMBps, fig("8.4", 8.4)},
-					{"iozone rand read", r.Rand4kReadKBpsIozone, fig("6422", 6422)},
-					{"iozone rand write", r.Rand4kWriteKBpsIozone, fig("205", 205)},
-					{"iozone seq read", r.Seq4kReadKBpsIozone, fig("7431", 7431)},
-					{"iozone seq write", r.Seq4kWriteKBpsIozone, fig("209", 209)},
-					{"iozone rewrite", r.Seq4kRewriteKBpsIozone, fig("204", 204)},
-				}
-			},
+			figures: map[string]string{"capacity_gb": "64", "hdparm_read_mbps": "", "dd_write_mbps": "8.4", "rand4k_read_kbps_iozone": "6422", "rand4k_write_kbps_iozone": "205", "seq4k_read_kbps_iozone": "7431", "seq4k_write_kbps_iozone": "209", "seq4k_rewrite_kbps_iozone": "204"},
 		},
 		{
 			// Non-ASCII (″) in the label and the interface; no capacity stated.
 			row: 15, source: "chambers-storage-2019", board: "Raspberry Pi 4 Model B",
 			class: "usb-ssd-sata", model: "Crucial 2.5″ SATA SSD USB", iface: "2.5″ SATA to USB 3.0 adapter",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, Figure{}},
-					{"dd", r.DDWriteMBps, fig("35.1", 35.1)},
-					{"iozone rewrite", r.Seq4kRewriteKBpsIozone, fig("11443", 11443)},
-				}
-			},
+			figures: map[string]string{"capacity_gb": "", "dd_write_mbps": "35.1", "seq4k_rewrite_kbps_iozone": "11443"},
 		},
 		{
 			// A quoted label with a comma; "12.0"-style printing of the pidramble tables.
 			row: 22, source: "pidramble-microsd", board: "Raspberry Pi 4 Model B",
 			class: "microsd", model: "NOOBS (1.4, C6) 8GB", iface: "built-in microSD reader",
-			checks: func(r Result) []check {
-				return []check{
-					{"hdparm", r.HdparmReadMBps, fig("43.15", 43.15)},
-					{"dd", r.DDWriteMBps, fig("6.6", 6.6)},
-					{"rand read", r.Rand4kReadMBps, fig("7.14", 7.14)},
-					{"rand write", r.Rand4kWriteMBps, fig("1.05", 1.05)},
-				}
-			},
+			figures: map[string]string{"hdparm_read_mbps": "43.15", "dd_write_mbps": "6.6", "rand4k_read_mbps": "7.14", "rand4k_write_mbps": "1.05"},
 		},
 		{
 			row: 30, source: "pidramble-microsd", board: "Raspberry Pi 4 Model B",
 			class: "microsd", model: "Toshiba C10 U1 16GB", iface: "built-in microSD reader",
-			checks: func(r Result) []check {
-				return []check{
-					{"dd", r.DDWriteMBps, fig("12.0", 12)},
-					{"rand write", r.Rand4kWriteMBps, fig("0.22", 0.22)},
-				}
-			},
+			figures: map[string]string{"dd_write_mbps": "12.0", "rand4k_write_mbps": "0.22"},
 		},
 		{
 			// Non-numeric cells left empty, their words in the notes.
 			row: 74, source: "pidramble-microsd", board: "Raspberry Pi 2 Model B",
 			class: "microsd", model: "No-name (C4) 4GB", iface: "built-in microSD reader",
-			checks: func(r Result) []check {
-				return []check{
-					{"capacity", r.CapacityGB, fig("4", 4)},
-					{"hdparm", r.HdparmReadMBps, fig("13.37", 13.37)},
-					{"dd", r.DDWriteMBps, Figure{}},
-					{"rand read", r.Rand4kReadMBps, Figure{}},
-					{"rand write", r.Rand4kWriteMBps, Figure{}},
-				}
-			},
+			figures:  map[string]string{"capacity_gb": "4", "hdparm_read_mbps": "13.37", "dd_write_mbps": "", "rand4k_read_mbps": "", "rand4k_write_mbps": ""},
 			notesHas: "'Sad'",
 		},
 		{
 			row: 76, source: "usbflash-align-2009", board: "PC (x86)",
 			class: "usb-flash", model: "Transcend 8GB usb flash stick", iface: "USB",
-			checks: func(r Result) []check {
-				return []check{
-					{"hdparm", r.HdparmReadMBps, fig("33.94", 33.94)},
-					{"dd", r.DDWriteMBps, fig("6.2", 6.2)},
-				}
-			},
+			figures:  map[string]string{"hdparm_read_mbps": "33.94", "dd_write_mbps": "6.2"},
 			notesHas: "AFTER alignment",
 		},
 	}
@@ -187,15 +132,35 @@ func TestSpotChecks(t *testing.T) {
 				r.SourceID, r.Board, r.StorageClass, r.MakeModel, r.Interface,
 				tt.source, tt.board, tt.class, tt.model, tt.iface)
 		}
-		for _, c := range tt.checks(r) {
-			if !sameFigure(c.got, c.want) {
-				t.Errorf("row %d %s: got %s, want %s", tt.row, c.name, showFigure(c.got), showFigure(c.want))
+		for col, printed := range tt.figures {
+			want := Figure{}
+			if printed != "" {
+				v, err := strconv.ParseFloat(printed, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = fig(printed, v)
+			}
+			if got := figureOf(t, &r, col); !sameFigure(got, want) {
+				t.Errorf("row %d %s: got %s, want %s", tt.row, col, showFigure(got), showFigure(want))
 			}
 		}
 		if !strings.Contains(r.Notes, tt.notesHas) {
 			t.Errorf("row %d: notes %q do not contain %q", tt.row, r.Notes, tt.notesHas)
 		}
 	}
+}
+
+// figureOf is the figure of one CSV column of r.
+func figureOf(t *testing.T, r *Result, name string) Figure {
+	t.Helper()
+	for _, c := range columns {
+		if c.name == name && c.fig != nil {
+			return *c.fig(r)
+		}
+	}
+	t.Fatalf("%s is not a figure column", name)
+	return Figure{}
 }
 
 func sameFigure(a, b Figure) bool {
@@ -300,18 +265,37 @@ func TestParseRejectsBadFiles(t *testing.T) {
 	}
 }
 
-// TestSpotChecksNewColumns compares rows of the added sources with their documents (each
-// figure was read again in the source named in the comment).
-func TestSpotChecksNewColumns(t *testing.T) {
+// rowCheck compares one row with its document: each check's name with {got, want}.
+type rowCheck struct {
+	row    int
+	source string
+	check  func(r Result) map[string][2]string
+}
+
+func checkRows(t *testing.T, tests []rowCheck) {
+	t.Helper()
 	results, err := Load()
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	tests := []struct {
-		row    int
-		source string
-		check  func(r Result) map[string][2]string // name -> {got, want}
-	}{
+	for _, tt := range tests {
+		r := results[tt.row-1]
+		if r.SourceID != tt.source {
+			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
+			continue
+		}
+		for name, gw := range tt.check(r) {
+			if gw[0] != gw[1] {
+				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
+			}
+		}
+	}
+}
+
+// TestSpotChecksNewColumns compares rows of the added sources with their documents (each
+// figure was read again in the source named in the comment).
+func TestSpotChecksNewColumns(t *testing.T) {
+	checkRows(t, []rowCheck{
 		// ricsanfre/pi-storage-benchmark output/SDCard/output_benchmark_1.txt: Storage.sh summary
 		// and the raw iozone table's rewrite column.
 		{77, "ricsanfre-pi-storage-2021", func(r Result) map[string][2]string {
@@ -349,19 +333,7 @@ func TestSpotChecksNewColumns(t *testing.T) {
 			return map[string][2]string{"hdparm": {r.HdparmDirectReadMBps.Printed, "419.38"}, "fio write": {r.FioRand4kWriteIOPS.Printed, "86779"},
 				"iozone rand write": {r.Rand4kWriteKBpsIozone.Printed, "156207"}, "score": {r.PiBenchmarksScore.Printed, "37325"}}
 		}},
-	}
-	for _, tt := range tests {
-		r := results[tt.row-1]
-		if r.SourceID != tt.source {
-			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
-			continue
-		}
-		for name, gw := range tt.check(r) {
-			if gw[0] != gw[1] {
-				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
-			}
-		}
-	}
+	})
 }
 
 func TestFiguresListsEveryPrintedFigure(t *testing.T) {
@@ -391,15 +363,7 @@ func TestFiguresListsEveryPrintedFigure(t *testing.T) {
 // TestSpotChecksContinued compares the rows of the second round of sources with their
 // documents; each expected figure was read again in the document named in the comment.
 func TestSpotChecksContinued(t *testing.T) {
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
-	tests := []struct {
-		row    int
-		source string
-		check  func(r Result) map[string][2]string // name -> {got, want}
-	}{
+	checkRows(t, []rowCheck{
 		// pxpunx/raspberry-pi compute-blade/cm4/nvme/wd_sn520_256.md: the PiBenchmarks table, then
 		// the raw disk-benchmark.sh output (fio "READ: bw=397MiB/s (416MB/s)", iozone rows
 		// "102400 1024 379827 388069 372117 383582" and "102400 4 57643 93344 39096 89859").
@@ -460,19 +424,7 @@ func TestSpotChecksContinued(t *testing.T) {
 		{242, "pibenchmarks-34", func(r Result) map[string][2]string {
 			return map[string][2]string{"hdparm": {r.HdparmReadMBps.Printed, "362.52"}, "class": {r.StorageClass, "usb-ssd"}, "board": {r.Board, "Raspberry Pi 5"}}
 		}},
-	}
-	for _, tt := range tests {
-		r := results[tt.row-1]
-		if r.SourceID != tt.source {
-			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
-			continue
-		}
-		for name, gw := range tt.check(r) {
-			if gw[0] != gw[1] {
-				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
-			}
-		}
-	}
+	})
 }
 
 // TestFigureColumns: FigureColumns names exactly the columns Figures reads, and FigureIn finds

@@ -160,13 +160,6 @@ func writeComparison(w io.Writer, run *record.Run, c compare.Comparison, p *comp
 	return err
 }
 
-func boardModel(r *record.Run) string {
-	if r.Host == nil {
-		return ""
-	}
-	return r.Host.Model
-}
-
 func orNone(s string) string {
 	if s == "" {
 		return "none"

@@ -4,29 +4,14 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/iomark/iomark/internal/compare/comparetest"
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 )
 
-// earlierRuns are SYNTHETIC earlier runs of the sample's card, plus one of another card.
-func earlierRuns() []*record.Run {
-	a, b, other := sampleRun(), sampleRun(), sampleRun()
-	a.ID, a.CreatedAt = "019a0000-0000-7000-8000-00000000000a", time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
-	b.ID, b.CreatedAt = "019a0000-0000-7000-8000-00000000000b", time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	for i := range a.Tests {
-		a.Tests[i].IOPS *= 0.9
-		a.Tests[i].MBPerS *= 0.9
-		b.Tests[i].IOPS *= 1.1
-		b.Tests[i].MBPerS *= 1.1
-	}
-	other.ID = "019a0000-0000-7000-8000-00000000000c"
-	other.SD = &probe.SD{ManfID: 0x1b, OEMID: "SM", Name: "EB1QT"}
-	other.Tests[0].MBPerS = 999
-	return []*record.Run{b, other, a, sampleRun()} // the run itself is skipped by id
-}
+func earlierRuns() []*record.Run { return comparetest.EarlierRuns() }
 
 func TestCompareGolden(t *testing.T) {
 	pub, _ := refdata.Load()

@@ -3,11 +3,11 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/iomark/iomark/internal/compare"
 	"io"
 	"strconv"
 	"time"
 
+	"github.com/iomark/iomark/internal/compare"
 	"github.com/iomark/iomark/internal/record"
 )
 
@@ -19,18 +19,10 @@ var csvColumns = []string{
 	"price_usd", "usd_per_mb_per_s", "usd_per_iops",
 }
 
-// csvExporter writes one RFC 4180 row per test (encoding/csv: CRLF-free, quotes as needed).
+// writeCSV writes one RFC 4180 row per test (encoding/csv: CRLF-free, quotes as needed).
 // ci95_pct is empty for a test measured once (no interval); the price columns are empty
 // without a price, and otherwise divide it by the row's own MB/s and IOPS.
-type csvExporter struct{}
-
-func (csvExporter) Name() string { return "csv" }
-func (csvExporter) Ext() string  { return "csv" }
-
-func (csvExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
-	if err := needRuns("csv", runs); err != nil {
-		return err
-	}
+func writeCSV(w io.Writer, runs []*record.Run, _ Options) error {
 	cw := csv.NewWriter(w)
 	cw.UseCRLF = true // RFC 4180 line breaks
 	if err := cw.Write(csvColumns); err != nil {
@@ -88,10 +80,11 @@ func priceColumns(r *record.Run, t record.Test, num func(float64) string) []stri
 		return []string{"", "", ""}
 	}
 	per := func(v float64) string {
-		if !(v > 0) {
+		usd, ok := compare.PerUnit(p.PriceUSD, v)
+		if !ok {
 			return ""
 		}
-		return strconv.FormatFloat(p.PriceUSD/v, 'g', 4, 64)
+		return strconv.FormatFloat(usd, 'g', 4, 64)
 	}
 	return []string{num(p.PriceUSD), per(t.MBPerS), per(t.IOPS)}
 }

@@ -38,7 +38,37 @@ type Options struct {
 	Published []refdata.Result
 }
 
-var exporters = []Exporter{jsonExporter{}, csvExporter{}, markdownExporter{}, htmlExporter{}, pngExporter{}, svgExporter{}, sbcPasteExporter{}}
+var exporters = []Exporter{
+	format{"json", "json", false, writeJSON},
+	format{"csv", "csv", false, writeCSV},
+	format{"md", "md", false, writeMarkdownReport},
+	format{"html", "html", false, writeHTML},
+	format{"png", "png", true, writePNG},
+	format{"svg", "svg", true, writeSVG},
+	format{"sbc-reviews", "md", false, writeSBCReviews},
+}
+
+// format is one export format: Export refuses an empty or (for a chart) a multi-run export
+// before the format's writer runs.
+type format struct {
+	name, ext string
+	oneRun    bool // the format draws a single run
+	write     func(w io.Writer, runs []*record.Run, opts Options) error
+}
+
+func (f format) Name() string { return f.name }
+func (f format) Ext() string  { return f.ext }
+
+func (f format) Export(w io.Writer, runs []*record.Run, opts Options) error {
+	check := needRuns
+	if f.oneRun {
+		check = needOneRun
+	}
+	if err := check(f.name, runs); err != nil {
+		return err
+	}
+	return f.write(w, runs, opts)
+}
 
 // Formats lists the export formats, in the order --help shows them.
 func Formats() []string {

@@ -11,15 +11,6 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// htmlExporter writes one standalone page: the Markdown report's content as HTML with the
-// charts inlined as SVG. No external assets, no JavaScript; the page is a templ component
-// (html.templ), which escapes every text as html/template would, without executing a template
-// by reflection (docs/decisions.md, "Binary size").
-type htmlExporter struct{}
-
-func (htmlExporter) Name() string { return "html" }
-func (htmlExporter) Ext() string  { return "html" }
-
 type htmlRun struct {
 	runView
 	Charts         []trustedHTML // inline SVG from our own renderer, which escapes its text itself
@@ -31,10 +22,11 @@ type htmlRun struct {
 	ComparisonName string
 }
 
-func (htmlExporter) Export(w io.Writer, runs []*record.Run, opts Options) error {
-	if err := needRuns("html", runs); err != nil {
-		return err
-	}
+// writeHTML writes one standalone page: the Markdown report's content as HTML with the
+// charts inlined as SVG. No external assets, no JavaScript; the page is a templ component
+// (html.templ), which escapes every text as html/template would, without executing a template
+// by reflection (docs/decisions.md, "Binary size").
+func writeHTML(w io.Writer, runs []*record.Run, opts Options) error {
 	var page struct {
 		Title string
 		Runs  []htmlRun

@@ -19,8 +19,43 @@ func Info(w io.Writer, r *probe.Report, h *health.Health, findings []record.Find
 		return fmt.Errorf("info report: no probe report given")
 	}
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+	var p printf = func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	p("%s", r.Target)
+	infoTree(p, r)
+	infoLink(p, r)
+	if c := r.Ceiling; c != nil {
+		p("")
+		p("ceiling: %.0f MB/s, set by the %s hop: %s (%s)", c.MBPerS, c.Bus, c.Basis, c.Source)
+	}
+	infoBoard(p, r.Board)
+	for _, n := range r.Notes {
+		p("note: %s", n)
+	}
+	for _, line := range healthLines(h) {
+		p("%s", line)
+	}
+	p("")
+	if len(findings) == 0 {
+		p("findings: none")
+	} else {
+		p("findings:")
+		for _, f := range findings {
+			p("  %-4s %s: %s", f.Severity, f.ID, f.Message)
+			if f.Fix != "" {
+				p("       fix: %s", f.Fix)
+			}
+			if f.Evidence != "" {
+				p("       evidence: %s", f.Evidence)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// infoTree is where the target lives: its filesystem, partition and disk, each a branch
+// below the one before.
+func infoTree(p printf, r *probe.Report) {
 	indent := ""
 	branch := func(format string, a ...any) {
 		p(indent+"└─ "+format, a...)
@@ -56,90 +91,73 @@ func Info(w io.Writer, r *probe.Report, h *health.Health, findings []record.Find
 			p("%s%s", indent, line)
 		}
 	}
-	if len(r.Link) > 0 {
-		p("")
-		p("link, from the drive up to the CPU:")
-		for i, h := range r.Link {
-			glyph := "├─"
-			if i == len(r.Link)-1 && r.Board == nil {
-				glyph = "└─"
-			}
-			p("  %s %s", glyph, hopLine(h))
-		}
-		if r.Board != nil {
-			model := r.Board.Model
-			if model == "" {
-				model = "this machine"
-			}
-			p("  └─ CPU %s", model)
-		}
-	}
-	if c := r.Ceiling; c != nil {
-		p("")
-		p("ceiling: %.0f MB/s, set by the %s hop: %s (%s)", c.MBPerS, c.Bus, c.Basis, c.Source)
-	}
-	if b := r.Board; b != nil {
-		p("")
-		model := b.Model
-		if model == "" {
-			model = "model unknown (no device tree or DMI)"
-		}
-		p("board: %s", model)
-		if b.Revision != "" {
-			rev := "revision " + b.Revision
-			if b.Pi != nil {
-				rev += fmt.Sprintf(" (%s rev %s, %d MB, %s, made by %s)", b.Pi.Type, b.Pi.BoardRevision, b.Pi.MemoryMB, b.Pi.Processor, b.Pi.Manufacturer)
-			}
-			p("  %s", rev)
-		}
-		var s []string
-		if b.SoCTempC != nil {
-			s = append(s, fmt.Sprintf("SoC %.1f °C", *b.SoCTempC))
-		}
-		if t := b.Throttled; t != nil {
-			s = append(s, "throttled="+orDash(t.Raw))
-		}
-		if b.Governor != "" {
-			s = append(s, "governor "+b.Governor)
-		}
-		if b.CPUs > 0 {
-			s = append(s, fmt.Sprintf("%d CPUs", b.CPUs))
-		}
-		if b.MemoryBytes > 0 {
-			s = append(s, fmtBytes(b.MemoryBytes)+" RAM")
-		}
-		if len(s) > 0 {
-			p("  %s", strings.Join(s, ", "))
-		}
-		kernel := orDash(b.Kernel)
-		if b.Arch != "" {
-			kernel += " " + b.Arch
-		}
-		p("  kernel %s, %s", kernel, orDash(b.OS))
-	}
-	for _, n := range r.Notes {
-		p("note: %s", n)
-	}
-	for _, line := range healthLines(h) {
-		p("%s", line)
+}
+
+// infoLink is the link chain from the drive up to the CPU.
+func infoLink(p printf, r *probe.Report) {
+	if len(r.Link) == 0 {
+		return
 	}
 	p("")
-	if len(findings) == 0 {
-		p("findings: none")
-	} else {
-		p("findings:")
-		for _, f := range findings {
-			p("  %-4s %s: %s", f.Severity, f.ID, f.Message)
-			if f.Fix != "" {
-				p("       fix: %s", f.Fix)
-			}
-			if f.Evidence != "" {
-				p("       evidence: %s", f.Evidence)
-			}
+	p("link, from the drive up to the CPU:")
+	for i, h := range r.Link {
+		glyph := "├─"
+		if i == len(r.Link)-1 && r.Board == nil {
+			glyph = "└─"
 		}
+		p("  %s %s", glyph, hopLine(h))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if r.Board != nil {
+		model := r.Board.Model
+		if model == "" {
+			model = "this machine"
+		}
+		p("  └─ CPU %s", model)
+	}
+}
+
+// infoBoard is the board: model, revision, temperature, throttling, CPUs, memory and kernel.
+func infoBoard(p printf, b *probe.Board) {
+	if b == nil {
+		return
+	}
+	p("")
+	model := b.Model
+	if model == "" {
+		model = "model unknown (no device tree or DMI)"
+	}
+	p("board: %s", model)
+	if b.Revision != "" {
+		rev := "revision " + b.Revision
+		if b.Pi != nil {
+			rev += fmt.Sprintf(" (%s rev %s, %d MB, %s, made by %s)", b.Pi.Type, b.Pi.BoardRevision, b.Pi.MemoryMB, b.Pi.Processor, b.Pi.Manufacturer)
+		}
+		p("  %s", rev)
+	}
+	var s []string
+	if b.SoCTempC != nil {
+		s = append(s, fmt.Sprintf("SoC %.1f °C", *b.SoCTempC))
+	}
+	if t := b.Throttled; t != nil {
+		s = append(s, "throttled="+orDash(t.Raw))
+	}
+	if b.Governor != "" {
+		s = append(s, "governor "+b.Governor)
+	}
+	if b.CPUs > 0 {
+		s = append(s, fmt.Sprintf("%d CPUs", b.CPUs))
+	}
+	if b.MemoryBytes > 0 {
+		s = append(s, fmtBytes(b.MemoryBytes)+" RAM")
+	}
+	if len(s) > 0 {
+		p("  %s", strings.Join(s, ", "))
+	}
+	kernel := orDash(b.Kernel)
+	if b.Arch != "" {
+		kernel += " " + b.Arch
+	}
+	p("  kernel %s, %s", kernel, orDash(b.OS))
 }
 
 // detailLines describes the transport-specific identity under the disk line.

@@ -8,17 +8,9 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// jsonExporter writes the record exactly, indented: one run as an object that record.Decode
+// writeJSON writes the record exactly, indented: one run as an object that record.Decode
 // reads back, several as an array of such objects.
-type jsonExporter struct{}
-
-func (jsonExporter) Name() string { return "json" }
-func (jsonExporter) Ext() string  { return "json" }
-
-func (jsonExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
-	if err := needRuns("json", runs); err != nil {
-		return err
-	}
+func writeJSON(w io.Writer, runs []*record.Run, _ Options) error {
 	var v any = runs
 	if len(runs) == 1 {
 		v = runs[0]

@@ -8,16 +8,8 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// markdownExporter writes a Markdown report per run (GitHub-flavoured tables).
-type markdownExporter struct{}
-
-func (markdownExporter) Name() string { return "md" }
-func (markdownExporter) Ext() string  { return "md" }
-
-func (markdownExporter) Export(w io.Writer, runs []*record.Run, opts Options) error {
-	if err := needRuns("md", runs); err != nil {
-		return err
-	}
+// writeMarkdownReport writes a Markdown report per run (GitHub-flavoured tables).
+func writeMarkdownReport(w io.Writer, runs []*record.Run, opts Options) error {
 	var b strings.Builder
 	for i, r := range runs {
 		if i > 0 {

@@ -45,22 +45,27 @@ func PriceCell(r *record.Run) string {
 
 func priceParts(p compare.PricePerformance, long bool) []string {
 	var out []string
-	switch {
-	case p.SeqRead != nil && long:
-		out = append(out, fmt.Sprintf("%s per MB/s of sequential read (%s, %s MB/s)", fmtUSD(p.USDPerMBPerS), p.SeqRead.Name, fmtRate(p.SeqRead.MBPerS)))
-	case p.SeqRead != nil:
-		out = append(out, fmtUSD(p.USDPerMBPerS)+"/MB/s")
-	case long:
-		out = append(out, "no sequential read measured for a price per MB/s")
+	// part is the price per unit of one figure: short ("$0.23/MB/s"), long (with the test and
+	// its figure), or in the long form what was not measured.
+	part := func(t *record.Test, usd float64, unit, figure, what string) {
+		switch {
+		case t != nil && long:
+			out = append(out, fmt.Sprintf("%s per %s of %s (%s, %s %s)", fmtUSD(usd), unit, what, t.Name, figure, unit))
+		case t != nil:
+			out = append(out, fmtUSD(usd)+"/"+unit)
+		case long:
+			out = append(out, fmt.Sprintf("no %s measured for a price per %s", what, unit))
+		}
 	}
-	switch {
-	case p.RandRead != nil && long:
-		out = append(out, fmt.Sprintf("%s per IOPS of 4K random read (%s, %s IOPS)", fmtUSD(p.USDPerIOPS), p.RandRead.Name, fmtIOPS(p.RandRead.IOPS)))
-	case p.RandRead != nil:
-		out = append(out, fmtUSD(p.USDPerIOPS)+"/IOPS")
-	case long:
-		out = append(out, "no 4K random read measured for a price per IOPS")
+	var seq, rand string
+	if p.SeqRead != nil {
+		seq = fmtRate(p.SeqRead.MBPerS)
 	}
+	if p.RandRead != nil {
+		rand = fmtIOPS(p.RandRead.IOPS)
+	}
+	part(p.SeqRead, p.USDPerMBPerS, "MB/s", seq, "sequential read")
+	part(p.RandRead, p.USDPerIOPS, "IOPS", rand, "4K random read")
 	if len(out) == 0 {
 		out = append(out, "nothing measured to divide it by")
 	}

@@ -9,16 +9,6 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// sbcPasteExporter prints only the block a reviewer pastes into a geerlingguy/sbc-reviews
-// issue: the template's "#### <disk>" heading and its Disk table, rows named as the template
-// names them, each figure as disk-benchmark.sh prints it (KiB/s / 1024, awk's "%.2f", labelled
-// "MB/s"), and one line saying what measured them and what the unit is. The iomark-labelled
-// table stays in the full Markdown and HTML reports (SBCReviewsTable).
-type sbcPasteExporter struct{}
-
-func (sbcPasteExporter) Name() string { return "sbc-reviews" }
-func (sbcPasteExporter) Ext() string  { return "md" }
-
 // sbcTemplateRows are the template's row names (.github/ISSUE_TEMPLATE/sbc-board.md of
 // geerlingguy/sbc-reviews), in its order, with the iomark row each comes from.
 var sbcTemplateRows = []struct {
@@ -33,10 +23,12 @@ var sbcTemplateRows = []struct {
 	{"iozone 1M sequential write", sbcRows[5]},
 }
 
-func (sbcPasteExporter) Export(w io.Writer, runs []*record.Run, _ Options) error {
-	if err := needRuns("sbc-reviews", runs); err != nil {
-		return err
-	}
+// writeSBCReviews prints only the block a reviewer pastes into a geerlingguy/sbc-reviews
+// issue: the template's "#### <disk>" heading and its Disk table, rows named as the template
+// names them, each figure as disk-benchmark.sh prints it (KiB/s / 1024, awk's "%.2f", labelled
+// "MB/s"), and one line saying what measured them and what the unit is. The iomark-labelled
+// table stays in the full Markdown and HTML reports (SBCReviewsTable).
+func writeSBCReviews(w io.Writer, runs []*record.Run, _ Options) error {
 	var b strings.Builder
 	for i, r := range runs {
 		if i > 0 {

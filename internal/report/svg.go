@@ -15,19 +15,11 @@ import (
 	"github.com/iomark/iomark/internal/record"
 )
 
-// svgExporter draws the chart of one run as SVG. No font is embedded (one made the file
+// writeSVG draws the chart of one run as SVG. No font is embedded (one made the file
 // 529 KB): the text names Liberation Sans, then fonts of the same widths (svgFontFamilies),
 // and each text carries the length it was laid out at (svgFitText), so a viewer that has
 // none of them still draws every label in its place.
-type svgExporter struct{}
-
-func (svgExporter) Name() string { return "svg" }
-func (svgExporter) Ext() string  { return "svg" }
-
-func (svgExporter) Export(w io.Writer, runs []*record.Run, opts Options) error {
-	if err := needOneRun("svg", runs); err != nil {
-		return err
-	}
+func writeSVG(w io.Writer, runs []*record.Run, opts Options) error {
 	data, err := chartSVG(runs[0], opts)
 	if err != nil {
 		return fmt.Errorf("svg export: %w", err)

@@ -35,8 +35,53 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+	var p printf = func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 
+	hasPower := false
+	for _, t := range run.Tests {
+		hasPower = hasPower || t.PowerW != nil
+	}
+	terminalSetup(p, run, hasPower)
+	p("")
+	terminalTests(p, run, opts.Latency, hasPower, paint)
+	if lines := sustainedLines(run); len(lines) > 0 {
+		p("")
+		p("sustained write:")
+		for _, l := range lines {
+			p("  %s", l)
+		}
+	}
+	p("")
+	// A network copy's own account (rates, limit, cliff, temperatures, comparison) follows its
+	// table, in iomark sink's output and iomark show's alike.
+	var nb strings.Builder
+	if err := NetworkCopy(&nb, run); err == nil && nb.Len() > 0 {
+		b.WriteString(nb.String())
+		p("")
+	}
+
+	terminalFindings(p, run, paint)
+	for _, wn := range warningMessages(run) {
+		p("warning: %s", wn)
+	}
+	for _, s := range scoreLines(run) {
+		p("%s", s)
+	}
+	if l := PriceLine(run); l != "" {
+		p("%s", l)
+	}
+	p("%s", wroteLine(run))
+	p("%s", RunLine(run, opts.Saved))
+	if h := ExportHint(run, opts.Saved); h != "" {
+		p("%s", h)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// terminalSetup is what was measured through what: device, board, target, the link chain and
+// its ceiling, the drive's health and the power meter.
+func terminalSetup(p printf, run *record.Run, hasPower bool) {
 	p("iomark %s · profile %s · %s", run.ToolVersion, run.Profile, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
 	p("device:  %s", deviceLine(run))
 	p("board:   %s", boardLine(run))
@@ -63,23 +108,22 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			p("health:  %s (%s)", h.Summary(), h.Source)
 		}
 	}
-	hasPower := false
-	for _, t := range run.Tests {
-		hasPower = hasPower || t.PowerW != nil
-	}
 	if pw := run.Power; pw != nil && hasPower {
 		p("power:   %s: %s", pw.Source, pw.Sensor)
 		p("         covers %s", pw.Scope)
 	}
-	p("")
+}
 
+// terminalTests is the table of the tests: figure, confidence, share of the link ceiling,
+// latency when asked, power when measured, and the noise flag.
+func terminalTests(p printf, run *record.Run, latency, hasPower bool, paint func(code, s string) string) {
 	if len(run.Tests) == 0 {
 		p("no test completed")
 	} else {
 		var tb strings.Builder
 		tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
 		header := "test\tresult\tconfidence\tof link ceiling"
-		if opts.Latency {
+		if latency {
 			header += "\tlatency p50 / p99"
 		}
 		if hasPower {
@@ -95,7 +139,7 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 				}
 			}
 			line := fmt.Sprintf("%s\t%s\t%s\t%s", t.Name, fmtFigure(t), FormatCI(t), ceil)
-			if opts.Latency {
+			if latency {
 				if t.LatUS.P50 > 0 {
 					line += fmt.Sprintf("\t%.0f / %.0f µs", t.LatUS.P50, t.LatUS.P99)
 				} else {
@@ -116,22 +160,10 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			p("%s", strings.TrimRight(line, " "))
 		}
 	}
-	if lines := sustainedLines(run); len(lines) > 0 {
-		p("")
-		p("sustained write:")
-		for _, l := range lines {
-			p("  %s", l)
-		}
-	}
-	p("")
-	// A network copy's own account (rates, limit, cliff, temperatures, comparison) follows its
-	// table, in iomark sink's output and iomark show's alike.
-	var nb strings.Builder
-	if err := NetworkCopy(&nb, run); err == nil && nb.Len() > 0 {
-		b.WriteString(nb.String())
-		p("")
-	}
+}
 
+// terminalFindings lists the findings, worst painted red, with their fixes.
+func terminalFindings(p printf, run *record.Run, paint func(code, s string) string) {
 	if len(run.Findings) == 0 {
 		p("findings: none")
 	} else {
@@ -150,22 +182,6 @@ func Terminal(w io.Writer, run *record.Run, opts TermOptions) error {
 			}
 		}
 	}
-	for _, wn := range warningMessages(run) {
-		p("warning: %s", wn)
-	}
-	for _, s := range scoreLines(run) {
-		p("%s", s)
-	}
-	if l := PriceLine(run); l != "" {
-		p("%s", l)
-	}
-	p("%s", wroteLine(run))
-	p("%s", RunLine(run, opts.Saved))
-	if h := ExportHint(run, opts.Saved); h != "" {
-		p("%s", h)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // powerCell is a test's mean power and energy per GB moved, e.g. "6.1 W, 31 J/GB".

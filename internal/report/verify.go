@@ -17,7 +17,30 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 	if res == nil {
 		return errors.New("report: no verify result")
 	}
-	p := func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
+	var p printf = func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
+	verifyVerdict(p, res, target)
+	verifyBadRegions(p, res)
+	verifySurface(p, res, target)
+	if fx := res.PartitionFix; fx != nil && (res.Mode == flash.ModeProbe || res.Mode == flash.ModeFull) {
+		p("  to use it safely, make one partition inside the real size (this erases the drive):")
+		p("    %s", fx.Command(target))
+	}
+	verifyFill(p, res)
+	verifyTotals(p, res)
+	for _, n := range res.Notes {
+		p("note: %s", n)
+	}
+	if savedID != "" {
+		p("saved as verify %s", savedID)
+	}
+	return nil
+}
+
+// printf prints one line of a report.
+type printf func(format string, a ...any)
+
+// verifyVerdict is the first line: the verdict with the sizes it rests on.
+func verifyVerdict(p printf, res *flash.Result, target string) {
 	switch {
 	case res.Verdict == flash.Genuine && res.Mode == flash.ModeFill:
 		// A fill checks the free space it wrote, never the whole drive: say which part.
@@ -40,6 +63,10 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 	default:
 		p("%s: no verdict (the verify stopped first)", target)
 	}
+}
+
+// verifyBadRegions says how the drive fails and where.
+func verifyBadRegions(p printf, res *flash.Result) {
 	if res.FailureDetail != "" {
 		p("  how it fails: %s", res.FailureDetail)
 	}
@@ -60,6 +87,10 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		}
 		p("  bad (%s) %s bytes %d-%d", r.Kind, where, r.StartByte, r.EndByte)
 	}
+}
+
+// verifySurface is the full read's map: what read fine, bad and slow zones, what was not read.
+func verifySurface(p printf, res *flash.Result, target string) {
 	if sf := res.Surface; sf != nil {
 		scope := "every block"
 		if sf.ScannedBytes < res.ClaimedBytes {
@@ -104,29 +135,35 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 	} else if res.Mode == flash.ModeProbe && res.Verdict != flash.Unknown {
 		p("  surface: not scanned (the probe samples); to read every block and map bad and slow zones: iomark verify %s --full --confirm %s", target, target)
 	}
-	if fx := res.PartitionFix; fx != nil && (res.Mode == flash.ModeProbe || res.Mode == flash.ModeFull) {
-		p("  to use it safely, make one partition inside the real size (this erases the drive):")
-		p("    %s", fx.Command(target))
+}
+
+// verifyFill is the fill's counts and rates.
+func verifyFill(p printf, res *flash.Result) {
+	fl := res.Fill
+	if fl == nil {
+		return
 	}
-	if fl := res.Fill; fl != nil {
-		// The counts add up to the whole they are of: what failed to be written or read is
-		// counted too, so a drive found bad never reads as all intact.
-		line := fmt.Sprintf("  read back, of the %s tested in %d files: %s intact, %s corrupted, %s overwritten, %s changed",
-			fmtBytes(res.ClaimedBytes), fl.Files, fmtBytes(fl.OKBytes), fmtBytes(fl.CorruptedBytes), fmtBytes(fl.OverwrittenBytes),
-			fmtBytes(fl.ChangedBytes))
-		if lost := res.ClaimedBytes - fl.OKBytes - fl.CorruptedBytes - fl.OverwrittenBytes - fl.ChangedBytes; lost > 0 {
-			// FailedBytes, and anything never written
-			line += fmt.Sprintf(", %s could not be written or read", fmtBytes(lost))
-		}
-		p("%s", line)
-		if fl.FirstBadDeviceByte != nil {
-			p("  the first bad byte lies %s into the filesystem's device", fmtBytes(*fl.FirstBadDeviceByte))
-		}
-		p("  write %.1f MB/s, read %.1f MB/s over the whole fill", fl.WriteMBPerS, fl.ReadMBPerS)
-		if s := rateSpread(fl.Series); s != "" {
-			p("  %s", s)
-		}
+	// The counts add up to the whole they are of: what failed to be written or read is
+	// counted too, so a drive found bad never reads as all intact.
+	line := fmt.Sprintf("  read back, of the %s tested in %d files: %s intact, %s corrupted, %s overwritten, %s changed",
+		fmtBytes(res.ClaimedBytes), fl.Files, fmtBytes(fl.OKBytes), fmtBytes(fl.CorruptedBytes), fmtBytes(fl.OverwrittenBytes),
+		fmtBytes(fl.ChangedBytes))
+	if lost := res.ClaimedBytes - fl.OKBytes - fl.CorruptedBytes - fl.OverwrittenBytes - fl.ChangedBytes; lost > 0 {
+		// FailedBytes, and anything never written
+		line += fmt.Sprintf(", %s could not be written or read", fmtBytes(lost))
 	}
+	p("%s", line)
+	if fl.FirstBadDeviceByte != nil {
+		p("  the first bad byte lies %s into the filesystem's device", fmtBytes(*fl.FirstBadDeviceByte))
+	}
+	p("  write %.1f MB/s, read %.1f MB/s over the whole fill", fl.WriteMBPerS, fl.ReadMBPerS)
+	if s := rateSpread(fl.Series); s != "" {
+		p("  %s", s)
+	}
+}
+
+// verifyTotals is what was written and read, and whether everything overwritten was put back.
+func verifyTotals(p printf, res *flash.Result) {
 	what := "probe"
 	switch res.Mode {
 	case flash.ModeFill:
@@ -151,13 +188,6 @@ func Verify(w io.Writer, res *flash.Result, target, savedID string) error {
 		line += "; destructive: what it overwrote is gone"
 	}
 	p("%s", line)
-	for _, n := range res.Notes {
-		p("note: %s", n)
-	}
-	if savedID != "" {
-		p("saved as verify %s", savedID)
-	}
-	return nil
 }
 
 // fillUnchecked says what a fill that found nothing wrong did not check: free space beyond

@@ -58,53 +58,23 @@ func renderChart(w io.Writer, c chart, format string) error {
 }
 
 func verifyChart(res *flash.Result, target string) (chart, error) {
-	if res == nil {
-		return chart{}, errors.New("no verify result to draw")
+	v, err := verifyDrawingOf(res)
+	if err != nil {
+		return chart{}, err
 	}
-	var series []flash.SeriesPoint
-	var bad, slow, unread [][2]float64
-	var size int64
-	var xLabel, what string
-	median := 0.0
-	switch {
-	case res.Surface != nil:
-		sf := res.Surface
-		series, size = sf.Series, sf.ScannedBytes
-		xLabel = "position on the disk, GB (10^9 bytes)"
-		what = fmt.Sprintf("surface scan (%s) of %s", sf.Mode, fmtBytes(sf.ScannedBytes))
-		median = sf.MedianMBPerS
-		for _, r := range res.BadRegions {
-			bad = append(bad, [2]float64{float64(r.StartByte), float64(r.EndByte)})
-		}
-		for _, z := range res.SlowZones {
-			slow = append(slow, [2]float64{float64(z.StartByte), float64(z.EndByte)})
-		}
-		for _, u := range sf.Unread {
-			unread = append(unread, [2]float64{float64(u.StartByte), float64(u.EndByte)})
-		}
-	case res.Fill != nil:
-		series, size = res.Fill.Series, res.ClaimedBytes
-		xLabel = "position in the fill, GB (10^9 bytes)"
-		what = fmt.Sprintf("fill of %s", fmtBytes(res.ClaimedBytes))
-		for _, r := range res.Fill.BadRanges {
-			bad = append(bad, [2]float64{float64(r.StartByte), float64(r.EndByte)})
-		}
-	default:
-		return chart{}, errors.New("this verify has no speed by position to draw: only iomark verify --full and a directory's fill measure one")
-	}
-	if len(series) == 0 && len(bad) == 0 {
+	if len(v.series) == 0 && len(v.bad) == 0 {
 		return chart{}, errors.New("this verify read nothing to draw")
 	}
 	const gb = 1e9
 	p := newPlot()
 	p.x.ticks, p.y.ticks = niceTicks{want: 8}, niceTicks{want: 6}
-	p.title = shorten(fmt.Sprintf("%s: %s", target, strings.ToUpper(string(res.Verdict))), 90) + "\n" + shorten(what, 90)
-	p.x.label = xLabel
+	p.title = shorten(fmt.Sprintf("%s: %s", target, strings.ToUpper(string(res.Verdict))), 90) + "\n" + shorten(v.what, 90)
+	p.x.label = v.xLabel
 	p.y.label = "MB/s (10^6 bytes/s)"
-	p.x.min, p.x.max, p.y.min = 0, float64(size)/gb, 0
+	p.x.min, p.x.max, p.y.min = 0, float64(v.size)/gb, 0
 	var read, write [][2]float64
 	ymax := 0.0
-	for _, s := range series {
+	for _, s := range v.series {
 		// Each point is drawn at the middle of its stretch.
 		x := (float64(s.OffsetBytes) + float64(s.Bytes)/2) / gb
 		if s.ReadMBPerS > 0 {
@@ -132,7 +102,7 @@ func verifyChart(res *flash.Result, target string) (chart, error) {
 		spans [][2]float64
 		c     color.Color
 		label string
-	}{{unread, colorUnread, "not read"}, {slow, colorSlow, "slow zone (under half the median)"}, {bad, colorBad, "bad: unreadable or read back wrong"}} {
+	}{{v.unread, colorUnread, "not read"}, {v.slow, colorSlow, "slow zone (under half the median)"}, {v.bad, colorBad, "bad: unreadable or read back wrong"}} {
 		if len(s.spans) == 0 {
 			continue
 		}
@@ -150,15 +120,60 @@ func verifyChart(res *flash.Result, target string) (chart, error) {
 		p.add(polyline{read, st})
 		p.legend = append(p.legend, legendEntry{"read rate, MB/s", st})
 	}
-	if median > 0 {
+	if v.median > 0 {
 		st := draw.LineStyle{Color: color.Gray{Y: 90}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
-		p.add(polyline{[][2]float64{{0, median}, {p.x.max, median}}, st})
-		p.legend = append(p.legend, legendEntry{fmt.Sprintf("median read %s MB/s", fmtRate(median)), st})
+		p.add(polyline{[][2]float64{{0, v.median}, {p.x.max, v.median}}, st})
+		p.legend = append(p.legend, legendEntry{fmt.Sprintf("median read %s MB/s", fmtRate(v.median)), st})
 	}
 	if len(read) < 2 && len(write) < 2 {
 		p.title += "\n(too few good stretches to draw a rate)"
 	}
 	return chart{width: chartWidth, panels: []panel{{p, 4.2 * vg.Inch}}}, nil
+}
+
+// verifyDrawing is what a verify chart draws: the rates by position, the stretches to shade
+// (bad, slow, not read), the axis and the title's account of what was measured.
+type verifyDrawing struct {
+	series            []flash.SeriesPoint
+	bad, slow, unread [][2]float64
+	size              int64
+	xLabel, what      string
+	median            float64
+}
+
+// verifyDrawingOf takes the drawing from a full verify's surface scan, or else a fill's.
+func verifyDrawingOf(res *flash.Result) (verifyDrawing, error) {
+	if res == nil {
+		return verifyDrawing{}, errors.New("no verify result to draw")
+	}
+	var v verifyDrawing
+	switch {
+	case res.Surface != nil:
+		sf := res.Surface
+		v.series, v.size = sf.Series, sf.ScannedBytes
+		v.xLabel = "position on the disk, GB (10^9 bytes)"
+		v.what = fmt.Sprintf("surface scan (%s) of %s", sf.Mode, fmtBytes(sf.ScannedBytes))
+		v.median = sf.MedianMBPerS
+		for _, r := range res.BadRegions {
+			v.bad = append(v.bad, [2]float64{float64(r.StartByte), float64(r.EndByte)})
+		}
+		for _, z := range res.SlowZones {
+			v.slow = append(v.slow, [2]float64{float64(z.StartByte), float64(z.EndByte)})
+		}
+		for _, u := range sf.Unread {
+			v.unread = append(v.unread, [2]float64{float64(u.StartByte), float64(u.EndByte)})
+		}
+	case res.Fill != nil:
+		v.series, v.size = res.Fill.Series, res.ClaimedBytes
+		v.xLabel = "position in the fill, GB (10^9 bytes)"
+		v.what = fmt.Sprintf("fill of %s", fmtBytes(res.ClaimedBytes))
+		for _, r := range res.Fill.BadRanges {
+			v.bad = append(v.bad, [2]float64{float64(r.StartByte), float64(r.EndByte)})
+		}
+	default:
+		return v, errors.New("this verify has no speed by position to draw: only iomark verify --full and a directory's fill measure one")
+	}
+	return v, nil
 }
 
 // spanSet shades stretches of the x axis, [from, to) in data units, over the whole height;

@@ -264,6 +264,18 @@ func TestBlockDeviceWithoutDestructiveSkipsWrites(t *testing.T) {
 	}
 }
 
+// sustainedOnly is the sustained profile's one test with the bounds a lab test gives it, 16 MiB
+// left free, and the write stopped once the rate after a cliff has held for steadyAfter.
+func sustainedOnly(maxBytes int64, maxDuration, steadyAfter time.Duration) profile.Profile {
+	p := *profile.Sustained()
+	tc := p.Tests[0]
+	spec := *tc.Sustained
+	spec.MaxBytes, spec.MaxDuration, spec.SteadyAfterCliff, spec.FreeMarginBytes = maxBytes, maxDuration, steadyAfter, 16*profile.MiB
+	tc.Sustained = &spec
+	p.Tests = []profile.Test{tc}
+	return p
+}
+
 // TestSustainedFindsAnEmulatedCliff: a drive that writes 40 MB/s and drops to 10 MB/s after
 // 6 s (its throttle is lowered mid-run, as an SLC cache filling would) shows a cliff at
 // about 6 s and 240 MB, an after-cliff rate of 10 MB/s ±5%, a steady state, and the write
@@ -273,12 +285,7 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "profile-sus", SizeMB: 512, FS: "ext4", WriteMBps: 40})
 	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
-	p := *profile.Sustained()
-	tc := p.Tests[0]
-	spec := *tc.Sustained
-	spec.MaxBytes, spec.MaxDuration, spec.SteadyAfterCliff, spec.FreeMarginBytes = 420*profile.MiB, 40*time.Second, 6*time.Second, 16*profile.MiB
-	tc.Sustained = &spec
-	p.Tests = []profile.Test{tc}
+	p := sustainedOnly(420*profile.MiB, 40*time.Second, 6*time.Second)
 
 	var mu sync.Mutex
 	start := time.Now()

@@ -252,23 +252,34 @@ func (r *runner) sampleSensors() (stop func()) {
 	if r.env.Sensors == nil {
 		return func() {}
 	}
+	return every(time.Second, func() bool {
+		s := r.env.Sensors()
+		r.mu.Lock()
+		s.TS, s.Test = time.Since(r.start).Seconds(), r.curTest
+		r.rec.Sensors = append(r.rec.Sensors, s)
+		r.mu.Unlock()
+		return true
+	})
+}
+
+// every calls tick every interval, in a goroutine of its own, until tick returns false or the
+// returned stop is called; stop waits for the goroutine to end and is idempotent.
+func every(interval time.Duration, tick func() bool) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
+		t := time.NewTicker(interval)
+		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
-			case <-tick.C:
-				s := r.env.Sensors()
-				r.mu.Lock()
-				s.TS, s.Test = time.Since(r.start).Seconds(), r.curTest
-				r.rec.Sensors = append(r.rec.Sensors, s)
-				r.mu.Unlock()
+			case <-t.C:
+				if !tick() {
+					return
+				}
 			}
 		}
 	}()

@@ -358,13 +358,8 @@ func TestSustainedSettlesAtASlowRate(t *testing.T) {
 	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "sus-slow", SizeMB: 1024, FS: "ext4", WriteMBps: 40})
 	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
-	p := *profile.Sustained()
-	tc := p.Tests[0]
-	spec := *tc.Sustained
 	// The bound is 780 MiB: at 5 MB/s after 200 MB it would take two more minutes to reach.
-	spec.MaxBytes, spec.MaxDuration, spec.SteadyAfterCliff, spec.FreeMarginBytes = 780*profile.MiB, 4*time.Minute, 15*time.Second, 16*profile.MiB
-	tc.Sustained = &spec
-	p.Tests = []profile.Test{tc}
+	p := sustainedOnly(780*profile.MiB, 4*time.Minute, 15*time.Second)
 
 	var lowered sync.Once
 	start := time.Now()

@@ -100,26 +100,15 @@ func (r *runner) watchTarget(cancel context.CancelCauseFunc) (stop func()) {
 	if w == nil {
 		return func() {}
 	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer w.close()
-		tick := time.NewTicker(watchInterval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				if why := w.gone(); why != "" {
-					cancel(&unmountedError{msg: why})
-					return
-				}
-			}
+	// The watch's descriptor is closed once the target is gone or the watch stops.
+	var closed sync.Once
+	stopTicks := every(watchInterval, func() bool {
+		if why := w.gone(); why != "" {
+			cancel(&unmountedError{msg: why})
+			closed.Do(w.close)
+			return false
 		}
-	}()
-	var once sync.Once
-	return func() { once.Do(func() { close(done); wg.Wait() }) }
+		return true
+	})
+	return func() { stopTicks(); closed.Do(w.close) }
 }

@@ -182,9 +182,7 @@ func testContract(t *testing.T, ts *testServer) {
 	long := sampleRecord("ct-long", name("v"), name("m"), name("b"), 20)
 	long.SD.OEMID = strings.Repeat("İ", 16)
 	long.SD.Name = name("s")
-	if c, out := ts.post(t, encode(t, long)); c != 201 {
-		t.Fatalf("the longest names: %d %v", c, out)
-	}
+	ts.mustPost(t, long)
 	var res ResultData
 	if c := ts.getJSON(t, "/api/v1/results/ct-long", &res); c != 200 {
 		t.Fatalf("result: %d", c)
@@ -208,9 +206,7 @@ func testHiddenLeavesAtOnce(t *testing.T, dsn string) {
 	ts := startServer(t, dsn, Options{SubmitPerS: -1, RequestPerS: -1, now: func() time.Time { return now }})
 	for i, speed := range []float64{0.5, 0.7, 0.9} {
 		r := honestRun(fmt.Sprintf("hide-%d", i), fmt.Sprintf("Card %d", i), "Raspberry Pi 4 Model B", speed, now.Add(-time.Hour))
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatalf("%d %v", c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	best := func() string {
 		var home HomeData

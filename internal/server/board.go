@@ -33,21 +33,12 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 	if name == "" {
 		return nil, badInput(errorf("give the board: /board?name=…"))
 	}
-	lp, err := parseList(q, store.RunSorts, "date", "desc")
-	if err != nil {
-		return nil, badInput(err)
-	}
-	ctx := r.Context()
-	f := store.Filter{Board: name}
-	total, err := s.st.CountRuns(ctx, f)
+	list, pager, _, err := s.runPage(r, "/board", store.Filter{Board: name}, "no result was measured on board "+name)
 	if err != nil {
 		return nil, err
 	}
-	if total == 0 {
-		return nil, notFound("no result was measured on board " + name)
-	}
-	lp.sortable(total)
-	d := BoardData{Board: name, List: []RunSummary{}}
+	ctx := r.Context()
+	d := BoardData{Board: name, List: list, Pager: pager}
 	if d.Leaders, err = s.leaders(ctx, leaderFilter{board: displayBoard(name), all: true}); err != nil {
 		return nil, err
 	}
@@ -55,18 +46,39 @@ func (s *Server) boardData(r *http.Request) (any, error) {
 		return nil, err
 	}
 	d.Charts = metricCharts(d.Leaders)
+	return d, nil
+}
+
+// runPage is the page of the runs f selects that the query asks for (sorted, newest first
+// unless told), with their headline figures, the pager and the runs' total; none is the
+// not-found message when f selects no run.
+func (s *Server) runPage(r *http.Request, path string, f store.Filter, none string) ([]RunSummary, Pager, int, error) {
+	q := r.URL.Query()
+	lp, err := parseList(q, store.RunSorts, "date", "desc")
+	if err != nil {
+		return nil, Pager{}, 0, badInput(err)
+	}
+	ctx := r.Context()
+	total, err := s.st.CountRuns(ctx, f)
+	if err != nil {
+		return nil, Pager{}, 0, err
+	}
+	if total == 0 {
+		return nil, Pager{}, 0, notFound(none)
+	}
+	lp.sortable(total)
 	runs, err := s.st.SortedRuns(ctx, lp.filter(f), lp.Sort, lp.Order == "desc")
 	if err != nil {
-		return nil, err
+		return nil, Pager{}, 0, err
 	}
+	list := []RunSummary{}
 	for _, run := range runs {
-		d.List = append(d.List, summarize(run))
+		list = append(list, summarize(run))
 	}
-	if err := s.withSpeeds(ctx, d.List); err != nil {
-		return nil, err
+	if err := s.withSpeeds(ctx, list); err != nil {
+		return nil, Pager{}, 0, err
 	}
-	d.Pager = newPager("/board", q, lp, total, store.RunSorts)
-	return d, nil
+	return list, newPager(path, q, lp, total, store.RunSorts), total, nil
 }
 
 const boardChartBars = 12

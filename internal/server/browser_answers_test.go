@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/url"
 	"regexp"
 	"strings"
@@ -21,16 +20,11 @@ var percentile = regexp.MustCompile(`4K random write 2\.70 MB/s: \d+(st|nd|rd|th
 func TestBrowserAnswers(t *testing.T) {
 	ctx := newBrowser(t)
 	shots := artifactsDir(t)
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
-	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
-		t.Fatal(err)
-	}
+	ts := startSeededServer(t)
 	r := honestRun("answers-1", "SC32G", "Raspberry Pi 4 Model B Rev 1.4", 0.9, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
 	price := 9.0
 	r.PriceUSD = &price
-	if c, out := ts.post(t, encode(t, r)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, r)
 	for _, width := range []int64{1280, 390} {
 		do(t, ctx, "viewport", chromedp.EmulateViewport(width, 900))
 		do(t, ctx, "home", chromedp.Navigate(ts.URL+"/?family="+url.QueryEscape("Pi 4")+"&class=microsd"),

@@ -127,27 +127,20 @@ func canvasDrawn(id string) string {
 func TestBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	shots := artifactsDir(t)
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
-	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
-		t.Fatal(err)
-	}
+	ts := startSeededServer(t)
 	// Two drives, several results each, so the distribution has bins and sorting has work.
 	var a, b *record.Run
 	for i, mb := range []float64{38, 40, 41, 43, 39} {
 		r := sampleRecord("ba"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", mb)
 		r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Minute)
 		a = r
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	for i, mb := range []float64{20, 22} {
 		r := sampleRecord("bb"+itoa(i), "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", mb)
 		r.CreatedAt = r.CreatedAt.Add(time.Hour + time.Duration(i)*time.Minute)
 		b = r
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 
 	// Search from the home page's box, as a user would.

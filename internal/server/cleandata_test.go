@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/url"
 	"regexp"
 	"strings"
@@ -11,14 +10,9 @@ import (
 // Pages show "—" with a reason where a figure is missing, never 0, "()" or "not stated"; a
 // board has one name whatever revision the run recorded.
 func TestPagesCleanData(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
-	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
-		t.Fatal(err)
-	}
+	ts := startSeededServer(t)
 	r := sampleRecord("clean-1", "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B Rev 1.4", 40)
-	if c, out := ts.post(t, encode(t, r)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, r)
 	ex := examples()
 	pages := []string{
 		"/", "/search?source=published",

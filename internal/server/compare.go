@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -79,54 +80,75 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 	}
 	ctx := r.Context()
 	var columns [][]store.Figure
+	add := func(item CompareItem, figs []store.Figure, err error) error {
+		if err == nil {
+			d.Columns = append(d.Columns, item)
+			columns = append(columns, figs)
+		}
+		return err
+	}
 	for _, key := range drives {
-		item := CompareItem{Kind: "drive", Key: key, URL: drivePath(key), Label: key}
-		var figs []store.Figure
-		names := interner{}
-		err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
-			if len(figs) == 0 {
-				item.Label = label(f.Vendor, f.Model, key)
-			}
-			figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
-			return nil
-		})
-		if err != nil {
+		if err := add(s.driveColumn(ctx, key)); err != nil {
 			return nil, err
 		}
-		n, err := s.st.CountRuns(ctx, store.Filter{DeviceKey: key})
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			return nil, notFound("no result has drive key " + key)
-		}
-		item.Results = n
-		if len(figs) == 0 {
-			if runs, err := s.st.ListRuns(ctx, store.Filter{DeviceKey: key, Limit: 1}); err == nil && len(runs) == 1 {
-				item.Label = label(runs[0].Vendor, runs[0].Model, key)
-			}
-		}
-		d.Columns = append(d.Columns, item)
-		columns = append(columns, figs)
 	}
 	for _, id := range results {
-		run, tests, err := s.st.GetRun(ctx, id)
-		if isNotFound(err) {
-			return nil, notFound("no result has id " + id)
-		}
-		if err != nil {
+		if err := add(s.resultColumn(ctx, id)); err != nil {
 			return nil, err
 		}
-		if run.Moderation == store.ModerationHidden {
-			return nil, gone(id)
-		}
-		d.Columns = append(d.Columns, CompareItem{Kind: "result", Key: id, URL: resultPath(id), Label: label(run.Vendor, run.Model, id), Board: run.Board, Results: 1})
-		var figs []store.Figure
-		for _, t := range tests {
-			figs = append(figs, store.Figure{RunID: id, Test: t.Name, MBPerS: t.MBPerS, IOPS: t.IOPS})
-		}
-		columns = append(columns, figs)
 	}
+	d.Rows = compareRows(columns)
+	d.Chart = compareChart(d)
+	return d, nil
+}
+
+// driveColumn is a drive's column: its label, count of results and latest figures.
+func (s *Server) driveColumn(ctx context.Context, key string) (CompareItem, []store.Figure, error) {
+	item := CompareItem{Kind: "drive", Key: key, URL: drivePath(key), Label: key}
+	figs, lbl, err := s.driveFigures(ctx, key)
+	if err != nil {
+		return CompareItem{}, nil, err
+	}
+	item.Label = lbl
+	n, err := s.st.CountRuns(ctx, store.Filter{DeviceKey: key})
+	if err != nil {
+		return CompareItem{}, nil, err
+	}
+	if n == 0 {
+		return CompareItem{}, nil, notFound("no result has drive key " + key)
+	}
+	item.Results = n
+	if len(figs) == 0 {
+		if runs, err := s.st.ListRuns(ctx, store.Filter{DeviceKey: key, Limit: 1}); err == nil && len(runs) == 1 {
+			item.Label = label(runs[0].Vendor, runs[0].Model, key)
+		}
+	}
+	return item, figs, nil
+}
+
+// resultColumn is one result's column: its figures as the run recorded them.
+func (s *Server) resultColumn(ctx context.Context, id string) (CompareItem, []store.Figure, error) {
+	run, tests, err := s.st.GetRun(ctx, id)
+	if isNotFound(err) {
+		return CompareItem{}, nil, notFound("no result has id " + id)
+	}
+	if err != nil {
+		return CompareItem{}, nil, err
+	}
+	if run.Moderation == store.ModerationHidden {
+		return CompareItem{}, nil, gone(id)
+	}
+	item := CompareItem{Kind: "result", Key: id, URL: resultPath(id), Label: label(run.Vendor, run.Model, id), Board: run.Board, Results: 1}
+	var figs []store.Figure
+	for _, t := range tests {
+		figs = append(figs, store.Figure{RunID: id, Test: t.Name, MBPerS: t.MBPerS, IOPS: t.IOPS})
+	}
+	return item, figs, nil
+}
+
+// compareRows are a row per test any column has, each cell a column's medians (nil without one).
+func compareRows(columns [][]store.Figure) []CompareRow {
+	rows := []CompareRow{}
 	var all []store.Figure
 	for _, c := range columns {
 		all = append(all, c...)
@@ -146,23 +168,28 @@ func (s *Server) compareData(r *http.Request) (any, error) {
 			}
 			row.Cells = append(row.Cells, &CompareCell{MBPerS: statsOf(mb).Median, IOPS: statsOf(iops).Median, Count: len(mb)})
 		}
-		d.Rows = append(d.Rows, row)
+		rows = append(rows, row)
 	}
-	d.Chart = BarChart{ID: "compare-bars", Title: "Median MB/s per test", Unit: "MB/s", Labels: []string{}, Series: []BarSeries{}}
-	for _, c := range d.Columns {
-		d.Chart.Series = append(d.Chart.Series, BarSeries{Label: c.Label, Values: []*float64{}})
+	return rows
+}
+
+// compareChart draws each column's median MB/s per test.
+func compareChart(d CompareData) BarChart {
+	c := BarChart{ID: "compare-bars", Title: "Median MB/s per test", Unit: "MB/s", Labels: []string{}, Series: []BarSeries{}}
+	for _, col := range d.Columns {
+		c.Series = append(c.Series, BarSeries{Label: col.Label, Values: []*float64{}})
 	}
 	for _, row := range d.Rows {
-		d.Chart.Labels = append(d.Chart.Labels, row.Test)
-		for i, c := range row.Cells {
+		c.Labels = append(c.Labels, row.Test)
+		for i, cell := range row.Cells {
 			var v *float64
-			if c != nil {
-				v = fp(c.MBPerS)
+			if cell != nil {
+				v = fp(cell.MBPerS)
 			}
-			d.Chart.Series[i].Values = append(d.Chart.Series[i].Values, v)
+			c.Series[i].Values = append(c.Series[i].Values, v)
 		}
 	}
-	return d, nil
+	return c
 }
 
 // nonEmpty drops empty values.
@@ -198,4 +225,20 @@ func label(vendor, model, fallback string) string {
 		return vendor
 	}
 	return fallback
+}
+
+// driveFigures are the figures of a drive's latest runs (at most driveFigures of them), each
+// test's name stored once, and the drive's label from its first figure (the key without one).
+func (s *Server) driveFigures(ctx context.Context, key string) ([]store.Figure, string, error) {
+	var figs []store.Figure
+	lbl := key
+	names := interner{}
+	err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
+		if len(figs) == 0 {
+			lbl = label(f.Vendor, f.Model, key)
+		}
+		figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
+		return nil
+	})
+	return figs, lbl, err
 }

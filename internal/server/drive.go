@@ -80,32 +80,12 @@ func (s *Server) driveData(r *http.Request) (any, error) {
 	if virtualKey(key) {
 		return nil, notFound("a virtual device (loop, virtio) has no drive page: its results say nothing about a drive anyone can buy")
 	}
-	lp, err := parseList(q, store.RunSorts, "date", "desc")
+	list, pager, total, err := s.runPage(r, "/drive", store.Filter{DeviceKey: key}, "no result has drive key "+key)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
 	ctx := r.Context()
-	f := store.Filter{DeviceKey: key}
-	total, err := s.st.CountRuns(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	if total == 0 {
-		return nil, notFound("no result has drive key " + key)
-	}
-	lp.sortable(total)
-	d := DriveData{DeviceKey: key, Results: total, Tests: []TestStats{}, Groups: []GroupStats{}, List: []RunSummary{}}
-	runs, err := s.st.SortedRuns(ctx, lp.filter(f), lp.Sort, lp.Order == "desc")
-	if err != nil {
-		return nil, err
-	}
-	for _, run := range runs {
-		d.List = append(d.List, summarize(run))
-	}
-	if err := s.withSpeeds(ctx, d.List); err != nil {
-		return nil, err
-	}
-	d.Pager = newPager("/drive", q, lp, total, store.RunSorts)
+	d := DriveData{DeviceKey: key, Results: total, Tests: []TestStats{}, Groups: []GroupStats{}, List: list, Pager: pager}
 	st, err := s.driveStats(ctx, key, q.Get("test"))
 	if err != nil {
 		return nil, err

@@ -19,9 +19,7 @@ func TestPowerHealthNetworkShown(t *testing.T) {
 	used := 7
 	rec.Health = &health.Health{Source: health.SourceNVMe, PercentageUsed: &used, CriticalWarnings: []string{}}
 	rec.Tests[0].Network = &record.Network{ReceivedBytes: 10e9, MBPerS: 112.4, DriveMBPerS: 380, Limit: "network", Ended: "complete", LocalSustainedMBPerS: &local}
-	if c, out := ts.post(t, encode(t, rec)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, rec)
 	_, body := ts.get(t, "/result/pwr")
 	for _, want := range []string{"Power", "pi5-pmic", "covers the PMIC&#39;s rails", "6.1", "20.3", "Drive health", "7% used",
 		"Network copy", "112.4 MB/s over the network", "limited by the network", "410.0 MB/s"} {
@@ -30,9 +28,7 @@ func TestPowerHealthNetworkShown(t *testing.T) {
 		}
 	}
 	plain := sampleRecord("plain", "Samsung", "T7", "Pi 5", 300)
-	if c, out := ts.post(t, encode(t, plain)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, plain)
 	_, body = ts.get(t, "/result/plain")
 	for _, absent := range []string{`class="power"`, `class="health"`, `class="network"`} {
 		if strings.Contains(body, absent) {

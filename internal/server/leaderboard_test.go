@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,10 +12,7 @@ import (
 // With the embedded published data alone, the home page ranks each family's classes on the
 // comparison model's basis (internal/compare), one ranking per link setting, with no second first place.
 func TestHomeLeaderboard(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
-	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
-		t.Fatal(err)
-	}
+	ts := startSeededServer(t)
 	lb := rankLeadersFor(t, ts, "Pi 4", "microsd")
 	sd := lb.Sections[0]
 	// pidramble's Pi 4 cards tie at the SD bus ceiling in sequential read; they are ranked by
@@ -76,9 +72,7 @@ func TestVirtualUploadsAndScores(t *testing.T) {
 		r.SD = nil
 		r.Device = &probe.Device{Name: "loop" + itoa(i), Class: probe.ClassLoop, CapacityBytes: 1 << 30}
 		r.Link = []probe.Hop{{Bus: "loop", Name: "loop" + itoa(i)}}
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	p := sampleRecord("pib1", "SanDisk", "SN64G", "Raspberry Pi 4 Model B Rev 1.4", 41)
 	p.Profile = "pibenchmarks"
@@ -94,9 +88,7 @@ func TestVirtualUploadsAndScores(t *testing.T) {
 		kib("iozone-read-4k", "read", 9000), kib("iozone-write-4k", "write", 6000),
 		kib("iozone-rand-read-4k", "randread", 7000), kib("iozone-rand-write-4k", "randwrite", 1500),
 	}
-	if c, out := ts.post(t, encode(t, p)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, p)
 	var home HomeData
 	ts.getJSON(t, "/api/v1/home?family="+url.QueryEscape("Pi 4"), &home)
 	for _, s := range home.Leaderboard.Sections {

@@ -112,9 +112,7 @@ func testResponsesMatchDocument(t *testing.T, ts *testServer) {
 	}
 	for i, speed := range []float64{20, 30, 40, 60} {
 		r := sampleRecord(fmt.Sprintf("doc-%d", i), "SanDisk", fmt.Sprintf("Card %d", i%2), "Raspberry Pi 4 Model B", speed)
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatalf("seeding: %d %v", c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	// A drive that reports health without a critical-warning field: the record leaves
 	// critical_warnings out (omitzero), and the response schema must not require it
@@ -122,9 +120,7 @@ func testResponsesMatchDocument(t *testing.T, ts *testServer) {
 	h := sampleRecord("doc-health", "SanDisk", "Card 0", "Raspberry Pi 4 Model B", 30)
 	read := uint64(182280)
 	h.Health = &health.Health{Source: health.SourceATA, DataReadBytes: &read}
-	if c, out := ts.post(t, encode(t, h)); c != 201 {
-		t.Fatalf("seeding: %d %v", c, out)
-	}
+	ts.mustPost(t, h)
 	key := url.QueryEscape(sampleRecord("x", "SanDisk", "Card 0", "", 1).DeviceKey())
 	var doc openAPI
 	if err := json.Unmarshal(openAPIDoc(), &doc); err != nil {

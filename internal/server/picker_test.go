@@ -15,9 +15,7 @@ func TestPickerWithoutScript(t *testing.T) {
 	a := sampleRecord("pick-1", "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", 40)
 	b := sampleRecord("pick-2", "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", 20)
 	for _, r := range []*record.Run{a, b} {
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	var cmp CompareData
 	if c := ts.getJSON(t, "/api/v1/compare?drive="+url.QueryEscape(a.DeviceKey())+"&drive=evo", &cmp); c != 200 {

@@ -14,14 +14,10 @@ func TestValueSentPrices(t *testing.T) {
 		r := sampleRecord("price-"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", 40)
 		p := price
 		r.PriceUSD = &p
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatal(c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	unpriced := sampleRecord("price-none", "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", 20)
-	if c, out := ts.post(t, encode(t, unpriced)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, unpriced)
 	key := sampleRecord("price-0", "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", 40).DeviceKey()
 	var v ValueData
 	path := "/api/v1/value?mb_test=seq-read-1m&drive=" + url.QueryEscape(key) + "&drive=" + url.QueryEscape(unpriced.DeviceKey())

@@ -37,9 +37,7 @@ func TestSchemathesis(t *testing.T) {
 	}
 	for i, speed := range []float64{0.5, 0.8, 1.1} {
 		r := honestRun(fmt.Sprintf("seed-%d", i), fmt.Sprintf("CARD%d", i), "Raspberry Pi 4 Model B Rev 1.4", speed, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
-		if c, out := ts.post(t, encode(t, r)); c != 201 {
-			t.Fatalf("seeding: %d %v", c, out)
-		}
+		ts.mustPost(t, r)
 	}
 	reports := os.Getenv("IOMARK_SCHEMATHESIS_REPORTS") // kept when set
 	if reports == "" {

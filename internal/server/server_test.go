@@ -141,6 +141,25 @@ func (ts *testServer) post(t *testing.T, body []byte) (int, map[string]any) {
 	return resp.StatusCode, out
 }
 
+// startSeededServer is a server without rate limits on a new SQLite database that holds the
+// published results.
+func startSeededServer(t *testing.T) *testServer {
+	t.Helper()
+	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// mustPost uploads r and fails the test unless the server stores it (201).
+func (ts *testServer) mustPost(t *testing.T, r *record.Run) {
+	t.Helper()
+	if c, out := ts.post(t, encode(t, r)); c != 201 {
+		t.Fatalf("POST %s: %d %v", r.ID, c, out)
+	}
+}
+
 func (ts *testServer) get(t *testing.T, path string) (int, string) {
 	t.Helper()
 	resp, err := http.Get(ts.URL + path)
@@ -411,9 +430,7 @@ func testCompareAndValue(t *testing.T, ts *testServer) {
 func testSustainedShown(t *testing.T, ts *testServer) {
 	rec := sampleRecord("sus", "Samsung", "T7", "Pi 5", 30)
 	rec.Tests[0].Sustained = &record.Sustained{CliffFound: true, CliffAtBytes: 12e9, CliffAtS: 30, BeforeMBPerS: 400, AfterMBPerS: 120, DropPct: 70, WrittenBytes: 40e9}
-	if c, out := ts.post(t, encode(t, rec)); c != 201 {
-		t.Fatal(c, out)
-	}
+	ts.mustPost(t, rec)
 	_, body := ts.get(t, "/result/sus")
 	for _, want := range []string{"Sustained write: seq-read-1m", "400.0 MB/s", "120.0 MB/s", "1 MiB"} {
 		if !strings.Contains(body, want) {

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/iomark/iomark/internal/compare"
@@ -56,18 +58,47 @@ func (s *Server) valueAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r
 
 func (s *Server) valueData(r *http.Request) (any, error) {
 	q := r.URL.Query()
-	keys, prices := q["drive"], q["price"]
 	d := ValueData{Rows: []ValueRow{}, Tests: []string{}, Found: []Found{}}
 	ctx := r.Context()
-	if len(keys) == 0 || q.Get("family") != "" {
+	if len(q["drive"]) == 0 || q.Get("family") != "" {
 		fv, err := s.familyValue(ctx, q.Get("family"), q.Get("class"))
 		if err != nil {
 			return nil, err
 		}
 		d.Family = fv
 	}
-	var cols [][]store.Figure
+	cols, err := s.valueRows(ctx, q, &d)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Rows) == 0 {
+		return d, nil // the empty form
+	}
 	var all []store.Figure
+	for _, figs := range cols {
+		all = append(all, figs...)
+	}
+	d.Tests = testNames(all)
+	d.MBTest, d.IOPSTest = q.Get("mb_test"), q.Get("iops_test")
+	if d.MBTest == "" {
+		d.MBTest = d.Tests[0]
+	}
+	if d.IOPSTest == "" {
+		d.IOPSTest = commonestIOPSTest(d.Tests, all)
+	}
+	for i, figs := range cols {
+		if err := s.valueFigures(ctx, &d.Rows[i], figs, d.MBTest, d.IOPSTest); err != nil {
+			return nil, err
+		}
+	}
+	valueCharts(&d)
+	return d, nil
+}
+
+// valueRows adds a row to d for each drive the query names (?drive=KEY, with its ?price=), and
+// the drives a search finds for each one given as words; cols are the rows' figures.
+func (s *Server) valueRows(ctx context.Context, q url.Values, d *ValueData) (cols [][]store.Figure, err error) {
+	keys, prices := q["drive"], q["price"]
 	for i, key := range keys {
 		if key == "" {
 			continue // a form's blank row
@@ -88,106 +119,94 @@ func (s *Server) valueData(r *http.Request) (any, error) {
 			}
 			row.Price = &price
 		}
-		var figs []store.Figure
-		names := interner{}
-		err := s.st.EachFigure(ctx, store.Filter{DeviceKey: key, Limit: driveFigures}, func(f *store.Figure) error {
-			if len(figs) == 0 {
-				row.Label = label(f.Vendor, f.Model, key)
-			}
-			figs = append(figs, store.Figure{Test: names.get(f.Test), MBPerS: f.MBPerS, IOPS: f.IOPS})
-			return nil
-		})
+		figs, lbl, err := s.driveFigures(ctx, key)
 		if err != nil {
 			return nil, err
 		}
+		row.Label = lbl
 		if len(figs) == 0 {
 			return nil, notFound("no result with figures has drive key " + key)
 		}
 		d.Rows = append(d.Rows, row)
 		cols = append(cols, figs)
-		all = append(all, figs...)
 	}
-	if len(d.Rows) == 0 {
-		return d, nil // the empty form
-	}
-	d.Tests = testNames(all)
-	d.MBTest, d.IOPSTest = q.Get("mb_test"), q.Get("iops_test")
-	if d.MBTest == "" {
-		d.MBTest = d.Tests[0]
-	}
-	if d.IOPSTest == "" {
-		// The most common test with IOPS figures (published results have none).
-		for _, name := range d.Tests {
-			for _, f := range all {
-				if f.Test == name && f.IOPS > 0 {
-					d.IOPSTest = name
-					break
-				}
-			}
-			if d.IOPSTest != "" {
-				break
+	return cols, nil
+}
+
+// commonestIOPSTest is the most common test with IOPS figures (published results have none);
+// tests are the names, commonest first.
+func commonestIOPSTest(tests []string, all []store.Figure) string {
+	for _, name := range tests {
+		for _, f := range all {
+			if f.Test == name && f.IOPS > 0 {
+				return name
 			}
 		}
 	}
-	for i, figs := range cols {
-		var mb, iops []float64
-		for _, f := range figs {
-			if f.Test == d.MBTest {
-				mb = append(mb, f.MBPerS)
-			}
-			if f.Test == d.IOPSTest {
-				iops = append(iops, f.IOPS)
-			}
+	return ""
+}
+
+// valueFigures sets a row's medians of the two tests, and what they cost: at the prices the
+// drive's results state, and at the price given.
+func (s *Server) valueFigures(ctx context.Context, row *ValueRow, figs []store.Figure, mbTest, iopsTest string) error {
+	var mb, iops []float64
+	for _, f := range figs {
+		if f.Test == mbTest {
+			mb = append(mb, f.MBPerS)
 		}
-		row := &d.Rows[i]
-		row.Results = len(mb)
-		row.MedianMBPerS = statsOf(mb).Median
-		row.MedianIOPS = statsOf(iops).Median
-		if sp, ok, err := s.sentPrice(ctx, row.DeviceKey); err != nil {
-			return nil, err
-		} else if ok {
-			row.Sent = &sp
-			if row.MedianMBPerS > 0 {
-				row.USDPerMBPerS = perUnit(sp.MedianUSD, row.MedianMBPerS)
-			}
-			if row.MedianIOPS > 0 {
-				row.USDPerIOPS = perUnit(sp.MedianUSD, row.MedianIOPS)
-			}
-		}
-		if row.Price != nil {
-			row.PricePerMBPerS = perUnit(*row.Price, row.MedianMBPerS)
-			row.PricePerIOPS = perUnit(*row.Price, row.MedianIOPS)
+		if f.Test == iopsTest {
+			iops = append(iops, f.IOPS)
 		}
 	}
-	d.PerMBChart = BarChart{ID: "per-mb", Title: "Price per MB/s of " + d.MBTest + " (lower is better)", Unit: "price per MB/s", Horizontal: true,
-		Labels: []string{}, Series: []BarSeries{{Label: "price per MB/s", Values: []*float64{}}}}
-	d.PerIOPSChart = BarChart{ID: "per-iops", Title: "Price per IOPS of " + d.IOPSTest + " (lower is better)", Unit: "price per IOPS", Horizontal: true,
-		Labels: []string{}, Series: []BarSeries{{Label: "price per IOPS", Values: []*float64{}}}}
-	d.SentPerMBChart = BarChart{ID: "sent-per-mb", Title: "US dollars per MB/s of " + d.MBTest + " at the prices results state (lower is better)", Unit: "USD per MB/s", Horizontal: true,
-		Labels: []string{}, Series: []BarSeries{{Label: "USD per MB/s", Values: []*float64{}}}}
-	d.SentPerIOPSChart = BarChart{ID: "sent-per-iops", Title: "US dollars per IOPS of " + d.IOPSTest + " at the prices results state (lower is better)", Unit: "USD per IOPS", Horizontal: true,
-		Labels: []string{}, Series: []BarSeries{{Label: "USD per IOPS", Values: []*float64{}}}}
+	row.Results = len(mb)
+	row.MedianMBPerS = statsOf(mb).Median
+	row.MedianIOPS = statsOf(iops).Median
+	if sp, ok, err := s.sentPrice(ctx, row.DeviceKey); err != nil {
+		return err
+	} else if ok {
+		row.Sent = &sp
+		if row.MedianMBPerS > 0 {
+			row.USDPerMBPerS = perUnit(sp.MedianUSD, row.MedianMBPerS)
+		}
+		if row.MedianIOPS > 0 {
+			row.USDPerIOPS = perUnit(sp.MedianUSD, row.MedianIOPS)
+		}
+	}
+	if row.Price != nil {
+		row.PricePerMBPerS = perUnit(*row.Price, row.MedianMBPerS)
+		row.PricePerIOPS = perUnit(*row.Price, row.MedianIOPS)
+	}
+	return nil
+}
+
+// valueCharts draws the price per MB/s and per IOPS of each row: at the prices given, and at
+// the prices the results state.
+func valueCharts(d *ValueData) {
+	chart := func(id, title, unit string) BarChart {
+		return BarChart{ID: id, Title: title, Unit: unit, Horizontal: true,
+			Labels: []string{}, Series: []BarSeries{{Label: unit, Values: []*float64{}}}}
+	}
+	add := func(c *BarChart, label string, v *float64) {
+		if v != nil {
+			c.Labels = append(c.Labels, label)
+			c.Series[0].Values = append(c.Series[0].Values, v)
+		}
+	}
+	d.PerMBChart = chart("per-mb", "Price per MB/s of "+d.MBTest+" (lower is better)", "price per MB/s")
+	d.PerIOPSChart = chart("per-iops", "Price per IOPS of "+d.IOPSTest+" (lower is better)", "price per IOPS")
+	d.SentPerMBChart = chart("sent-per-mb", "US dollars per MB/s of "+d.MBTest+" at the prices results state (lower is better)", "USD per MB/s")
+	d.SentPerIOPSChart = chart("sent-per-iops", "US dollars per IOPS of "+d.IOPSTest+" at the prices results state (lower is better)", "USD per IOPS")
 	for _, row := range d.Rows {
-		if row.USDPerMBPerS != nil {
-			d.SentPerMBChart.Labels = append(d.SentPerMBChart.Labels, fmt.Sprintf("%s (%d prices)", row.Label, row.Sent.Count))
-			d.SentPerMBChart.Series[0].Values = append(d.SentPerMBChart.Series[0].Values, row.USDPerMBPerS)
-		}
-		if row.USDPerIOPS != nil {
-			d.SentPerIOPSChart.Labels = append(d.SentPerIOPSChart.Labels, fmt.Sprintf("%s (%d prices)", row.Label, row.Sent.Count))
-			d.SentPerIOPSChart.Series[0].Values = append(d.SentPerIOPSChart.Series[0].Values, row.USDPerIOPS)
+		if row.Sent != nil {
+			sent := fmt.Sprintf("%s (%d prices)", row.Label, row.Sent.Count)
+			add(&d.SentPerMBChart, sent, row.USDPerMBPerS)
+			add(&d.SentPerIOPSChart, sent, row.USDPerIOPS)
 		}
 	}
 	for _, row := range d.Rows {
-		if row.PricePerMBPerS != nil {
-			d.PerMBChart.Labels = append(d.PerMBChart.Labels, row.Label)
-			d.PerMBChart.Series[0].Values = append(d.PerMBChart.Series[0].Values, row.PricePerMBPerS)
-		}
-		if row.PricePerIOPS != nil {
-			d.PerIOPSChart.Labels = append(d.PerIOPSChart.Labels, row.Label)
-			d.PerIOPSChart.Series[0].Values = append(d.PerIOPSChart.Series[0].Values, row.PricePerIOPS)
-		}
+		add(&d.PerMBChart, row.Label, row.PricePerMBPerS)
+		add(&d.PerIOPSChart, row.Label, row.PricePerIOPS)
 	}
-	return d, nil
 }
 
 // perUnit is compare.PerUnit as an optional figure: nil when there is nothing to divide.

@@ -175,13 +175,13 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	if desc {
 		dir = " DESC"
 	}
-	from, plan := `runs`, ""
+	from, index := `runs`, ""
 	if sort == "date" && strings.TrimSpace(f.Text) != "" {
 		var keys []string
-		if plan, keys, err = s.textListPlan(ctx, f, where, args, limit+f.Offset); err != nil {
+		if index, keys, err = s.textListIndex(ctx, f, where, args, limit+f.Offset); err != nil {
 			return nil, err
 		}
-		if plan == "none" {
+		if index == "none" {
 			return nil, nil
 		}
 		if keys != nil {
@@ -190,10 +190,10 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 			args = append(args, keyArgs...)
 		}
 		if s.dialect == sqliteDialect {
-			from += ` INDEXED BY ` + plan
+			from += ` INDEXED BY ` + index
 		}
 	}
-	// Only listed runs (migration 00008); said after the plan, which reads run_counts, where every
+	// Only listed runs (migration 00008); said after the index is picked, which reads run_counts, where every
 	// run is listed. Every index lists walk holds listed runs only, so this costs nothing.
 	where = listedOnly(where, "")
 	cols := runColumns
@@ -212,7 +212,7 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	default:
 		order = col + dir + `, created_at_us DESC, id DESC`
 	}
-	if s.dialect == postgresDialect && (plan == "runs_created" || plan == "runs_board") && usesNameSubquery(where) {
+	if s.dialect == postgresDialect && (index == "runs_created" || index == "runs_board") && usesNameSubquery(where) {
 		return s.walkPostgres(ctx, cols, where, args, order, limit, f)
 	}
 	q := `SELECT ` + cols + ` FROM ` + from
@@ -418,7 +418,7 @@ type Summary struct {
 }
 
 // Keys returns the device keys of the summary's drives (and "" when some matching runs have
-// none), or an empty slice when there are more than maxPlanKeys: a Filter's MatchedKeys.
+// none), or an empty slice when there are more than maxIndexKeys: a Filter's MatchedKeys.
 func (sm Summary) Keys() []string {
 	var keys []string
 	n := 0
@@ -429,7 +429,7 @@ func (sm Summary) Keys() []string {
 	if n < sm.Runs {
 		keys = append(keys, "") // runs without a key are not drives, but are matches
 	}
-	if len(keys) > maxPlanKeys {
+	if len(keys) > maxIndexKeys {
 		return []string{}
 	}
 	return keys

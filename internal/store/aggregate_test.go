@@ -4,20 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
-func TestAggregatesSQLite(t *testing.T) {
-	testAggregates(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestAggregatesPostgres(t *testing.T) {
-	testAggregates(t, pg.NewDatabase(t, pg.Start(t)))
-}
+func TestAggregates(t *testing.T) { onEachBackend(t, testAggregates) }
 
 // testAggregates checks the server's queries on one back end: both must answer alike.
 func testAggregates(t *testing.T, dsn string) {
@@ -107,13 +98,7 @@ func testAggregates(t *testing.T, dsn string) {
 	}
 }
 
-func TestNarrowSQLite(t *testing.T) {
-	testNarrow(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestNarrowPostgres(t *testing.T) {
-	testNarrow(t, pg.NewDatabase(t, pg.Start(t)))
-}
+func TestNarrow(t *testing.T) { onEachBackend(t, testNarrow) }
 
 func testNarrow(t *testing.T, dsn string) {
 	s := openT(t, dsn)

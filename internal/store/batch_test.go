@@ -3,19 +3,10 @@ package store
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
-func TestSaveBatchSQLite(t *testing.T) {
-	testSaveBatch(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestSaveBatchPostgres(t *testing.T) {
-	testSaveBatch(t, pg.NewDatabase(t, pg.Start(t)))
-}
+func TestSaveBatch(t *testing.T) { onEachBackend(t, testSaveBatch) }
 
 func testSaveBatch(t *testing.T, dsn string) {
 	s := openT(t, dsn)

@@ -2,19 +2,12 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
-func TestTakeTokensSQLite(t *testing.T) {
-	testTakeTokens(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestTakeTokensPostgres(t *testing.T) { testTakeTokens(t, pg.Start(t)) }
+func TestTakeTokens(t *testing.T) { onEachBackend(t, testTakeTokens) }
 
 // Buckets shared through the database: two stores on one database together take no more than
 // the burst, a refusal takes nothing from the other buckets, tokens refill with time, and

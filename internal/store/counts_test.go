@@ -296,9 +296,9 @@ func testSearchPlans(t *testing.T, dsn string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			index, _, err := s.textListPlan(ctx, c.f, where, args, c.f.Limit+c.f.Offset)
+			index, _, err := s.textListIndex(ctx, c.f, where, args, c.f.Limit+c.f.Offset)
 			if err != nil || index != c.index {
-				t.Errorf("textListPlan(%+v, %+v) = %v, %v; want %v", c.f, c.n, index, err, c.index)
+				t.Errorf("textListIndex(%+v, %+v) = %v, %v; want %v", c.f, c.n, index, err, c.index)
 			}
 		}
 		for _, desc := range []bool{true, false} {

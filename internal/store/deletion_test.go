@@ -3,17 +3,10 @@ package store
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
-func TestDeleteByTokenSQLite(t *testing.T) {
-	testDeleteByToken(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestDeleteByTokenPostgres(t *testing.T) { testDeleteByToken(t, pg.Start(t)) }
+func TestDeleteByToken(t *testing.T) { onEachBackend(t, testDeleteByToken) }
 
 // A run saved with a token's hash is deleted (hidden, and recorded as deleted) by that hash
 // only; a duplicate save keeps the first hash; a run without one cannot be deleted by token.

@@ -2,21 +2,12 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // Every migration since 2 can be undone and redone on a database holding runs, and the kept
 // tables then say again what runs says.
-func TestMigrationsDownAndUpSQLite(t *testing.T) {
-	testMigrationsDownAndUp(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestMigrationsDownAndUpPostgres(t *testing.T) {
-	testMigrationsDownAndUp(t, pg.NewDatabase(t, pg.Start(t)))
-}
+func TestMigrationsDownAndUp(t *testing.T) { onEachBackend(t, testMigrationsDownAndUp) }
 
 func testMigrationsDownAndUp(t *testing.T, dsn string) {
 	ctx := context.Background()

@@ -7,20 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // Flagged and moderated runs: kept and readable by id, but out of every list, count, grouping
 // and figure until approved; moderation moves a run in and out of the kept counts at once.
 
-func TestModerationSQLite(t *testing.T) {
-	testModeration(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestModerationPostgres(t *testing.T) {
-	testModeration(t, pg.NewDatabase(t, pg.Start(t)))
-}
+func TestModeration(t *testing.T) { onEachBackend(t, testModeration) }
 
 var someFlags = json.RawMessage(`[{"id":"above-link-ceiling","message":"990000 MB/s"}]`)
 

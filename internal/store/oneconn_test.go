@@ -3,11 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // A server caps its connections (OpenWith): no query may hold one connection while it waits for
@@ -15,13 +12,7 @@ import (
 // connection, every kind of read and write still completes: among them a text search for a word
 // in more than maxNameIDs names, which PostgreSQL lists by walking an index in a transaction of
 // its own (walkPostgres).
-func TestOneConnectionSufficesSQLite(t *testing.T) {
-	testOneConnection(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestOneConnectionSufficesPostgres(t *testing.T) {
-	testOneConnection(t, pg.NewDatabase(t, pg.Start(t)))
-}
+func TestOneConnectionSuffices(t *testing.T) { onEachBackend(t, testOneConnection) }
 
 func testOneConnection(t *testing.T, dsn string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

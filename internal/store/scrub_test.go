@@ -2,21 +2,12 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
-func TestScrubMigrationSQLite(t *testing.T) {
-	testScrubMigration(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-}
-
-func TestScrubMigrationPostgres(t *testing.T) {
-	testScrubMigration(t, pg.NewDatabase(t, pg.Start(t)))
-}
+func TestScrubMigration(t *testing.T) { onEachBackend(t, testScrubMigration) }
 
 // Uploaded rows stored before the server dropped private fields lose them when the scrub
 // migration runs; local rows keep theirs.

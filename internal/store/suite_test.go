@@ -32,6 +32,12 @@ func TestPostgres(t *testing.T) {
 	runSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, server) })
 }
 
+// onEachBackend runs a test that wants one empty database on each back end in turn.
+func onEachBackend(t *testing.T, test func(t *testing.T, dsn string)) {
+	t.Run("SQLite", func(t *testing.T) { test(t, "sqlite:"+filepath.Join(t.TempDir(), "results.db")) })
+	t.Run("Postgres", func(t *testing.T) { test(t, pg.NewDatabase(t, pg.Start(t))) })
+}
+
 // runSuite is the storage test suite every back end must pass unchanged.
 func runSuite(t *testing.T, dsn newDSN) {
 	tests := []struct {
@@ -565,13 +571,24 @@ func testMigrationsTwice(t *testing.T, dsn newDSN) {
 
 // migrationCount is the number of distinct migration versions: branches number their
 // migrations in ranges of their own (a branch's may sit above a gap until the others merge).
-func migrationCount(t *testing.T) int {
+func migrationCount(t *testing.T) int { return len(migrationVersions(t)) }
+
+func latestMigration(t *testing.T) int64 {
+	var latest int64
+	for v := range migrationVersions(t) {
+		latest = max(latest, v)
+	}
+	return latest
+}
+
+// migrationVersions are the versions of the SQL migrations and the Go ones.
+func migrationVersions(t *testing.T) map[int64]bool {
 	t.Helper()
 	fsys, _, err := migrationsFor(sqliteDialect)
 	if err != nil {
 		t.Fatal(err)
 	}
-	matches, err := fsGlob(fsys)
+	matches, err := fs.Glob(fsys, "*.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -585,35 +602,8 @@ func migrationCount(t *testing.T) int {
 	for _, m := range goMigrations() {
 		versions[m.Version] = true
 	}
-	return len(versions)
+	return versions
 }
-
-func latestMigration(t *testing.T) int64 {
-	t.Helper()
-	fsys, _, err := migrationsFor(sqliteDialect)
-	if err != nil {
-		t.Fatal(err)
-	}
-	matches, err := fsGlob(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var max int64
-	for _, m := range matches {
-		var v int64
-		if _, err := fmt.Sscanf(m, "%05d_", &v); err == nil && v > max {
-			max = v
-		}
-	}
-	for _, m := range goMigrations() {
-		max = maxOf(max, m.Version)
-	}
-	return max
-}
-
-func maxOf(a, b int64) int64 { return max(a, b) }
-
-func fsGlob(fsys fs.FS) ([]string, error) { return fs.Glob(fsys, "*.sql") }
 
 // testConcurrentOpenAndWrite opens one new database from several stores at once (as two iomark
 // processes or servers starting together would), then writes through all of them at once.

@@ -27,3 +27,21 @@ func TestPrepareIomarkRefusesAMissingBinary(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestNeedToolsNamesTheMissingOne(t *testing.T) {
+	if err := NeedTools("apt-get install sh", "sh"); err != nil {
+		t.Errorf("sh: %v", err)
+	}
+	err := NeedTools("apt-get install nosuch", "sh", "nosuch-tool-xyz")
+	if err == nil || err.Error() != "nosuch-tool-xyz not found: apt-get install nosuch" {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestHeader(t *testing.T) {
+	var b strings.Builder
+	Machine{Date: "2026-12-02 03:00 UTC", CPU: "cpu", Cores: 2, Kernel: "6.1"}.Header(&b, "iomark 1", "f3 8.0")
+	if want := "#### 2026-12-02 03:00 UTC — iomark 1\n\ncpu, 2 cores, Linux 6.1; f3 8.0; load average "; !strings.HasPrefix(b.String(), want) || !strings.HasSuffix(b.String(), " at the start.\n\n") {
+		t.Errorf("Header = %q", b.String())
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// How SortedRuns lists a text search newest first: which index to walk (textListPlan, from the
+// How SortedRuns lists a text search newest first: which index to walk (textListIndex, from the
 // kept counts) and, on PostgreSQL, how to make it walk (walkPostgres). docs/decisions.md
 // ("Search lists at a million results") has the measurements behind it.
 
@@ -61,7 +61,7 @@ func (s *Store) walkIDs(ctx context.Context, where string, args []any, order str
 	return ids, nil
 }
 
-// textListPlan picks the index that lists the newest want runs matching a text search while
+// textListIndex picks the index that lists the newest want runs matching a text search while
 // passing the fewest index entries (every filtered column is in the first three, so an entry
 // passed costs little, but a million of them cost a lot):
 //   - runs_created, all runs newest first: about want·total/matched entries, so a word in most
@@ -76,7 +76,7 @@ func (s *Store) walkIDs(ctx context.Context, where string, args []any, order str
 // run_counts and search_names.runs give every number without reading runs. Neither database's
 // planner can weigh this (neither knows how many runs a word matches): SQLite walked a board's
 // whole history for a rare word, PostgreSQL read every run of a common one and sorted them.
-func (s *Store) textListPlan(ctx context.Context, f Filter, where string, args []any, want int) (plan string, keys []string, err error) {
+func (s *Store) textListIndex(ctx context.Context, f Filter, where string, args []any, want int) (index string, keys []string, err error) {
 	total, err := s.totalRuns(ctx)
 	if err != nil {
 		return "", nil, err
@@ -93,18 +93,18 @@ func (s *Store) textListPlan(ctx context.Context, f Filter, where string, args [
 	walk := func(runs int) float64 { // entries passed walking runs newest first
 		return min(float64(runs), float64(want)*float64(runs)/float64(matched))
 	}
-	plan, cost := "runs_created", walk(total)
+	index, cost := "runs_created", walk(total)
 	if f.Board != "" {
 		boardRuns, err := s.boardRuns(ctx, f.Board)
 		if err != nil {
 			return "", nil, err
 		}
 		if c := walk(boardRuns); c < cost {
-			plan, cost = "runs_board", c
+			index, cost = "runs_board", c
 		}
 	}
 	if cost <= float64(matched) {
-		return plan, nil, nil // any other way passes at least the matches
+		return index, nil, nil // any other way passes at least the matches
 	}
 	var nameRuns int
 	q := `SELECT COALESCE(SUM(runs), 0) FROM search_names
@@ -116,7 +116,7 @@ WHERE id IN (SELECT rowid FROM search_names_fts WHERE search_names_fts MATCH $1)
 		return "", nil, s.wrapErr("counting runs in", err)
 	}
 	if float64(nameRuns) < cost {
-		plan, cost = "runs_name", float64(nameRuns)
+		index, cost = "runs_name", float64(nameRuns)
 	}
 	keys = f.MatchedKeys
 	if keys == nil {
@@ -132,17 +132,17 @@ WHERE id IN (SELECT rowid FROM search_names_fts WHERE search_names_fts MATCH $1)
 	if len(keys) > 0 && 2*float64(keyRuns) < cost {
 		return "runs_device_key", keys, nil
 	}
-	return plan, nil, nil
+	return index, nil, nil
 }
 
-// maxPlanKeys bounds the drives a runs_device_key plan names in its query.
-const maxPlanKeys = 50
+// maxIndexKeys bounds the drives a runs_device_key walk names in its query.
+const maxIndexKeys = 50
 
 // matchingKeys returns the device keys of the runs matching where, or an empty slice when there
-// are more than maxPlanKeys.
+// are more than maxIndexKeys.
 func (s *Store) matchingKeys(ctx context.Context, where string, args []any) ([]string, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT device_key FROM run_counts WHERE `+where+
-		fmt.Sprintf(` LIMIT %d`, maxPlanKeys+1), args...)
+		fmt.Sprintf(` LIMIT %d`, maxIndexKeys+1), args...)
 	if err != nil {
 		return nil, s.wrapErr("counting runs in", err)
 	}
@@ -158,7 +158,7 @@ func (s *Store) matchingKeys(ctx context.Context, where string, args []any) ([]s
 	if err := rows.Err(); err != nil {
 		return nil, s.wrapErr("counting runs in", err)
 	}
-	if len(keys) > maxPlanKeys {
+	if len(keys) > maxIndexKeys {
 		return []string{}, nil
 	}
 	return keys, nil
@@ -190,7 +190,7 @@ func placeholders(values []string, k int) (string, []any) {
 
 // totalRuns is how many runs are stored and boardRuns how many one board has, each read at most
 // once per sizesAge: plans only need their size, and summing run_counts on every search would
-// cost more than the plan saves.
+// cost more than the walk saves.
 func (s *Store) totalRuns(ctx context.Context) (int, error) {
 	return s.sizes.get("\x00total", func() (int, error) { return s.CountRuns(ctx, Filter{}) })
 }
