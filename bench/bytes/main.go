@@ -28,8 +28,8 @@ import (
 	"strings"
 
 	"github.com/iomark/iomark/bench/internal/benchkit"
-	"github.com/iomark/iomark/internal/testkit/lab"
 	"github.com/iomark/iomark/internal/profile"
+	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
 // The emulated card: a Pi 4 microSD card, as internal/testkit/lab and bench/peers emulate it.
