@@ -106,10 +106,6 @@ func (s *Server) modelData(r *http.Request) (any, error) {
 		}
 		return keys[i].setting < keys[j].setting
 	})
-	base, err := s.leaderBase(ctx)
-	if err != nil {
-		return nil, err
-	}
 	for _, k := range keys {
 		es := groups[k]
 		g := ModelGroup{Family: k.family, Setting: k.setting, Results: len(es), Runs: []RunFigs{}, Boards: []string{}}
@@ -124,10 +120,11 @@ func (s *Server) modelData(r *http.Request) (any, error) {
 			}
 		}
 		g.Boards = sortedKeys(boards)
-		for _, rk := range compare.Rank(base.perFamily[k.family], k.family) {
-			if rk.Class != d.Class || rk.Setting != k.setting {
-				continue
-			}
+		rk, err := s.groupRanking(ctx, k.family, d.Class, k.setting)
+		if err != nil {
+			return nil, err
+		}
+		if rk != nil {
 			g.Basis, g.Of = rk.Basis.Label(), len(rk.Drives)
 			g.RankURL = leaderFilter{}.url(k.family, rk.Class, rk.Setting)
 			for _, dr := range rk.Drives {

@@ -62,7 +62,7 @@ func (s *Server) standing(ctx context.Context, runID string) (*ResultStanding, e
 	st.ModelName, st.ModelURL = d.ModelName, modelPath(d.ModelKey)
 	st.RankingURL = leaderFilter{}.url(d.Family, d.DeviceClass, d.LinkSetting)
 	st.Basis = compare.BasisFor(d.DeviceClass).Metric.Label()
-	base, err := s.leaderBase(ctx)
+	pop, err := s.population(ctx, d.Family, d.DeviceClass, d.LinkSetting)
 	if err != nil {
 		return nil, err
 	}
@@ -75,17 +75,7 @@ func (s *Server) standing(ctx context.Context, runID string) (*ResultStanding, e
 		if !ok {
 			continue
 		}
-		var among, model []float64
-		for _, e := range base.perFamily[d.Family] {
-			of, ok := e.Figures[m]
-			if !ok || e.ID == runID || of.Method != f.Method || e.Class != me.Class || e.Setting != me.Setting {
-				continue
-			}
-			among = append(among, of.Value)
-			if e.Model.Key == d.ModelKey {
-				model = append(model, of.Value)
-			}
-		}
+		among, model := pop.among(m, f.Method, runID, d.ModelKey)
 		p := compare.PlaceAmong(f.Value, among, scope)
 		mp := compare.PlaceAmong(f.Value, model, "other results of this drive model there")
 		v := StandView{Metric: string(m), Label: m.Words(), Value: f.Value, Unit: m.Unit(), Percentile: p.Percentile, N: p.N,

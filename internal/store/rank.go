@@ -80,6 +80,14 @@ func (s *Store) RankRows(ctx context.Context, family string) ([]RankRow, error) 
 	return s.rankRows(ctx, "reading rankings from", `WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
 }
 
+// PopulationRows returns the decisions of every listed, ranked run of one board family, device
+// class and link setting: the population a result is placed among, by one indexed query
+// (run_rank_family) rather than the whole family.
+func (s *Store) PopulationRows(ctx context.Context, family, class, setting string) ([]RankRow, error) {
+	return s.rankRows(ctx, "reading a ranking's population from",
+		`WHERE k.family = $1 AND k.ranked = 1 AND k.device_class = $2 AND k.link_setting = $3 AND r.listed = 1`, family, class, setting)
+}
+
 // ModelRows returns the decisions of every listed run of one drive model, newest first.
 func (s *Store) ModelRows(ctx context.Context, modelKey string, limit int) ([]RankRow, error) {
 	return s.rankRows(ctx, "reading a drive model's results from",
