@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/iomark/iomark/internal/compare"
+	"github.com/iomark/iomark/internal/refdata"
+	"github.com/iomark/iomark/internal/store"
+)
+
+// TestPopulationPlacesAsTheWholeFamily pins the population read to what placing among the
+// whole family gives: for every published result, each figure's percentile, count, median and
+// model count, and each population's ranking, are what a pass over every result of the family
+// filtered by class and setting gives.
+func TestPopulationPlacesAsTheWholeFamily(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := SeedPublished(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(st, Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed, ranked := 0, 0
+	for _, fam := range refdata.Families() {
+		rows, err := st.RankRows(ctx, fam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []compare.Entry
+		for _, r := range rows {
+			all = append(all, entryOf(r))
+		}
+		rankings := compare.Rank(all, fam)
+		for _, me := range all {
+			got, err := s.standing(ctx, me.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range got.Stands {
+				m := compare.Metric(v.Metric)
+				f := me.Figures[m]
+				var among, model []float64
+				for _, e := range all {
+					of, ok := e.Figures[m]
+					if !ok || e.ID == me.ID || of.Method != f.Method || e.Class != me.Class || e.Setting != me.Setting {
+						continue
+					}
+					among = append(among, of.Value)
+					if e.Model.Key == me.Model.Key {
+						model = append(model, of.Value)
+					}
+				}
+				want := compare.PlaceAmong(f.Value, among, "")
+				if v.Percentile != want.Percentile || v.N != want.N || v.Median != want.Median || v.ModelN != len(model) {
+					t.Errorf("%s %s %s: placed %d%% of %d (median %g, model %d), the whole family gives %d%% of %d (median %g, model %d)",
+						fam, me.ID, m, v.Percentile, v.N, v.Median, v.ModelN, want.Percentile, want.N, want.Median, len(model))
+				}
+				placed++
+			}
+		}
+		for _, want := range rankings {
+			got, err := s.groupRanking(ctx, fam, want.Class, want.Setting)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == nil || !reflect.DeepEqual(*got, want) {
+				t.Errorf("%s %s %s: the population's ranking differs from the family's", fam, want.Class, want.Setting)
+			}
+			ranked++
+		}
+	}
+	if placed < 500 || ranked < 10 {
+		t.Errorf("only %d figures placed and %d rankings compared: the published data no longer reaches this test", placed, ranked)
+	}
+	t.Logf("%d figures placed and %d rankings compared", placed, ranked)
+}
