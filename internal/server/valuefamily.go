@@ -83,13 +83,29 @@ func (s *Server) familyValue(ctx context.Context, family, class string) (*Family
 	if !oneOfStr(family, refdata.Families()) {
 		return nil, badInput(errorf("unknown board family %q: one of %s", family, strings.Join(refdata.Families(), ", ")))
 	}
-	base, err := s.leaderBase(ctx)
+	v, err := s.cache.get(ctx, popKey("value", family, class, ""), func(ctx context.Context) (any, error) {
+		return s.buildFamilyValue(ctx, family, class)
+	})
 	if err != nil {
 		return nil, err
 	}
+	return v.(*FamilyValue), nil
+}
+
+// buildFamilyValue prices the ranking of one board family and class, from that family's
+// results alone.
+func (s *Server) buildFamilyValue(ctx context.Context, family, class string) (*FamilyValue, error) {
+	rows, err := s.st.RankRows(ctx, family)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]compare.Entry, 0, len(rows))
+	for _, r := range rows {
+		entries = append(entries, entryOf(r))
+	}
 	v := &FamilyValue{Family: family, Class: class, Families: refdata.Families(), Classes: []string{}, Settings: []ValueSetting{}}
 	classes := map[string]bool{}
-	for _, e := range base.perFamily[family] {
+	for _, e := range entries {
 		classes[e.Class] = true
 	}
 	for c := range classes {
@@ -100,7 +116,7 @@ func (s *Server) familyValue(ctx context.Context, family, class string) (*Family
 		v.Class = v.Classes[0]
 	}
 	var pop []compare.Entry
-	for _, e := range base.perFamily[family] {
+	for _, e := range entries {
 		if e.Class == v.Class {
 			pop = append(pop, e)
 		}
