@@ -91,28 +91,21 @@ type LeaderAbsent struct {
 	Results int    `json:"results"`
 }
 
-// leaderBase is every family's rankable population, kept like the rankings (cache.go).
-type leaderBase struct {
-	perFamily map[string][]compare.Entry
-}
-
-func (s *Server) leaderBase(ctx context.Context) (*leaderBase, error) {
-	v, err := s.cache.get(ctx, "leaderboard", s.buildLeaderBase)
-	if err != nil {
-		return nil, err
-	}
-	return v.(*leaderBase), nil
-}
-
-// leaders is the leaderboard for one filter, kept like the base it is ranked from.
+// leaders is the leaderboard for one filter, kept like the rankings (cache.go). It reads the
+// families' counts and one family's results, never every family's.
 func (s *Server) leaders(ctx context.Context, f leaderFilter) (Leaderboard, error) {
 	key := fmt.Sprintf("leaders\x00%q\x00%q\x00%q\x00%q\x00%v", f.family, f.board, f.class, f.link, f.all)
 	v, err := s.cache.get(ctx, key, func(ctx context.Context) (any, error) {
-		base, err := s.leaderBase(ctx)
+		counts, err := s.st.FamilyCounts(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return rankLeaders(base, f), nil
+		f = f.resolve(counts)
+		entries, err := s.familyEntries(ctx, f.family)
+		if err != nil {
+			return nil, err
+		}
+		return rankLeaders(counts, entries, f), nil
 	})
 	if err != nil {
 		return Leaderboard{}, err
@@ -120,18 +113,17 @@ func (s *Server) leaders(ctx context.Context, f leaderFilter) (Leaderboard, erro
 	return v.(Leaderboard), nil
 }
 
-func (s *Server) buildLeaderBase(ctx context.Context) (any, error) {
-	b := &leaderBase{perFamily: map[string][]compare.Entry{}}
-	for _, fam := range refdata.Families() {
-		rows, err := s.st.RankRows(ctx, fam)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rows {
-			b.perFamily[fam] = append(b.perFamily[fam], entryOf(r))
-		}
+// familyEntries are a board family's listed, ranked results as the comparison model's entries.
+func (s *Server) familyEntries(ctx context.Context, family string) ([]compare.Entry, error) {
+	rows, err := s.st.RankRows(ctx, family)
+	if err != nil {
+		return nil, err
 	}
-	return b, nil
+	entries := make([]compare.Entry, 0, len(rows))
+	for _, r := range rows {
+		entries = append(entries, entryOf(r))
+	}
+	return entries, nil
 }
 
 // entryOf turns a stored decision back into the comparison model's entry.
@@ -174,29 +166,40 @@ func (f leaderFilter) url(family, class, link string) string {
 	return "/?" + q.Encode()
 }
 
-// rankLeaders builds the leaderboard from the kept base.
-func rankLeaders(base *leaderBase, f leaderFilter) Leaderboard {
-	lb := Leaderboard{Basis: LeaderboardBasis, Board: f.board, Class: f.class, Link: f.link,
-		Families: []FamilyTab{}, Boards: []string{}, Classes: []string{}, Links: []string{}, Sections: []LeaderSection{}}
+// resolve names the family a filter ranks: a board's own, else the one asked for, else the
+// first family with results in the order refdata.Families gives.
+func (f leaderFilter) resolve(counts map[string]int) leaderFilter {
 	if f.board != "" && f.family == "" {
 		if b, ok := compare.Board(f.board); ok {
 			f.board = b
 		}
 		f.family = compare.Family(f.board, "")
-		lb.Board = f.board
 	}
-	for _, fam := range refdata.Families() {
-		if n := len(base.perFamily[fam]); n > 0 {
-			lb.Families = append(lb.Families, FamilyTab{Name: fam, URL: leaderFilter{}.url(fam, f.class, ""), Results: n})
+	if !oneOfStr(f.family, refdata.Families()) {
+		for _, fam := range refdata.Families() {
+			if counts[fam] > 0 {
+				f.family = fam
+				break
+			}
 		}
 	}
-	if !oneOfStr(f.family, refdata.Families()) && len(lb.Families) > 0 {
-		f.family = lb.Families[0].Name // the first family with results, in the order Families gives
+	return f
+}
+
+// rankLeaders builds the leaderboard of a resolved filter from the families' counts and its
+// family's entries.
+func rankLeaders(counts map[string]int, entries []compare.Entry, f leaderFilter) Leaderboard {
+	lb := Leaderboard{Basis: LeaderboardBasis, Board: f.board, Class: f.class, Link: f.link,
+		Families: []FamilyTab{}, Boards: []string{}, Classes: []string{}, Links: []string{}, Sections: []LeaderSection{}}
+	for _, fam := range refdata.Families() {
+		if n := counts[fam]; n > 0 {
+			lb.Families = append(lb.Families, FamilyTab{Name: fam, URL: leaderFilter{}.url(fam, f.class, ""), Results: n})
+		}
 	}
 	lb.Family = f.family
 	boards, classes, links := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	var pop []compare.Entry
-	for _, e := range base.perFamily[f.family] {
+	for _, e := range entries {
 		if e.Board != "" {
 			boards[e.Board] = true
 		}

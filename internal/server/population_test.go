@@ -83,3 +83,67 @@ func TestPopulationPlacesAsTheWholeFamily(t *testing.T) {
 	}
 	t.Logf("%d figures placed and %d rankings compared", placed, ranked)
 }
+
+// TestLeadersReadOneFamily pins a leaderboard read from the families' counts and one family to
+// what ranking every family's results gives: the same tabs, family and sections for each
+// family, board and class filter the published data has.
+func TestLeadersReadOneFamily(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := SeedPublished(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(st, Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string][]compare.Entry{}
+	counts := map[string]int{}
+	filters := []leaderFilter{{}, {all: true}}
+	for _, fam := range refdata.Families() {
+		rows, err := st.RankRows(ctx, fam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boards, classes := map[string]bool{}, map[string]bool{}
+		for _, r := range rows {
+			all[fam] = append(all[fam], entryOf(r))
+			if r.Board != "" && !boards[r.Board] {
+				boards[r.Board] = true
+				filters = append(filters, leaderFilter{board: r.Board})
+			}
+			if !classes[r.DeviceClass] {
+				classes[r.DeviceClass] = true
+				filters = append(filters, leaderFilter{family: fam, class: r.DeviceClass})
+			}
+		}
+		if len(rows) > 0 {
+			counts[fam] = len(rows)
+			filters = append(filters, leaderFilter{family: fam})
+		}
+	}
+	got, err := st.FamilyCounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, counts) {
+		t.Errorf("FamilyCounts = %v, the families' rows count %v", got, counts)
+	}
+	for _, f := range filters {
+		lb, err := s.leaders(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := f.resolve(counts)
+		if want := rankLeaders(counts, all[r.family], r); !reflect.DeepEqual(lb, want) {
+			t.Errorf("%+v: the leaderboard differs from the one ranked from every family's results", f)
+		}
+	}
+	if len(filters) < 20 {
+		t.Errorf("only %d filters: the published data no longer reaches this test", len(filters))
+	}
+}

@@ -95,13 +95,9 @@ func (s *Server) familyValue(ctx context.Context, family, class string) (*Family
 // buildFamilyValue prices the ranking of one board family and class, from that family's
 // results alone.
 func (s *Server) buildFamilyValue(ctx context.Context, family, class string) (*FamilyValue, error) {
-	rows, err := s.st.RankRows(ctx, family)
+	entries, err := s.familyEntries(ctx, family)
 	if err != nil {
 		return nil, err
-	}
-	entries := make([]compare.Entry, 0, len(rows))
-	for _, r := range rows {
-		entries = append(entries, entryOf(r))
 	}
 	v := &FamilyValue{Family: family, Class: class, Families: refdata.Families(), Classes: []string{}, Settings: []ValueSetting{}}
 	classes := map[string]bool{}

@@ -80,6 +80,27 @@ func (s *Store) RankRows(ctx context.Context, family string) ([]RankRow, error) 
 	return s.rankRows(ctx, "reading rankings from", `WHERE k.family = $1 AND k.ranked = 1 AND r.listed = 1`, family)
 }
 
+// FamilyCounts returns how many listed, ranked runs each board family has (families without
+// one are absent): a leaderboard's family tabs, without reading the runs.
+func (s *Store) FamilyCounts(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT k.family, COUNT(*) FROM run_rank k JOIN runs r ON r.id = k.run_id
+WHERE k.ranked = 1 AND r.listed = 1 GROUP BY k.family`)
+	if err != nil {
+		return nil, s.wrapErr("counting ranked results in", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var fam string
+		var n int
+		if err := rows.Scan(&fam, &n); err != nil {
+			return nil, s.wrapErr("counting ranked results in", err)
+		}
+		out[fam] = n
+	}
+	return out, s.wrapErr("counting ranked results in", rows.Err())
+}
+
 // PopulationRows returns the decisions of every listed, ranked run of one board family, device
 // class and link setting: the population a result is placed among, by one indexed query
 // (run_rank_family) rather than the whole family.
