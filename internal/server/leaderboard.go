@@ -96,7 +96,7 @@ type LeaderAbsent struct {
 func (s *Server) leaders(ctx context.Context, f leaderFilter) (Leaderboard, error) {
 	key := fmt.Sprintf("leaders\x00%q\x00%q\x00%q\x00%q\x00%v", f.family, f.board, f.class, f.link, f.all)
 	v, err := s.cache.get(ctx, key, func(ctx context.Context) (any, error) {
-		counts, err := s.st.FamilyCounts(ctx)
+		counts, err := s.familyCounts(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -111,6 +111,16 @@ func (s *Server) leaders(ctx context.Context, f leaderFilter) (Leaderboard, erro
 		return Leaderboard{}, err
 	}
 	return v.(Leaderboard), nil
+}
+
+// familyCounts are the listed, ranked results of each family, kept like the rankings: every
+// leaderboard's tabs, so counted once for all of them.
+func (s *Server) familyCounts(ctx context.Context) (map[string]int, error) {
+	v, err := s.cache.get(ctx, "familycounts", func(ctx context.Context) (any, error) { return s.st.FamilyCounts(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[string]int), nil
 }
 
 // familyEntries are a board family's listed, ranked results as the comparison model's entries.
