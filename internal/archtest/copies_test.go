@@ -5,9 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -150,38 +148,19 @@ func exprText(e ast.Expr) string {
 func findCopies(t *testing.T, root string, rules []copyRule) []string {
 	t.Helper()
 	var out []string
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if name := d.Name(); rel != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
+	files, fset := parseGoFiles(t, root)
+	for _, gf := range files {
+		if strings.HasSuffix(gf.path, "_test.go") {
+			continue
 		}
 		for _, r := range rules {
-			if inHome(rel, r.homes) {
+			if inHome(gf.path, r.homes) {
 				continue
 			}
-			for _, hit := range r.find(fset, f) {
-				out = append(out, fmt.Sprintf("%s: %s, %s (its one home: %s)", rel, r.fact, hit, strings.Join(r.homes, " or ")))
+			for _, hit := range r.find(fset, gf.file) {
+				out = append(out, fmt.Sprintf("%s: %s, %s (its one home: %s)", gf.path, r.fact, hit, strings.Join(r.homes, " or ")))
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
@@ -196,7 +175,6 @@ func inHome(rel string, homes []string) bool {
 }
 
 func TestOneCopyOfEachFact(t *testing.T) {
-	root := "../.."
 	for _, c := range findCopies(t, root, copyRules(t, root)) {
 		t.Error(c)
 	}
@@ -205,7 +183,7 @@ func TestOneCopyOfEachFact(t *testing.T) {
 // The checks fire on a planted copy of each fact, and not on what is allowed: one family key
 // compared with, a copy in a fact's home or in a test, a division that holds no price.
 func TestOneCopyOfEachFactFindsAPlantedCopy(t *testing.T) {
-	rules := copyRules(t, "../..")
+	rules := copyRules(t, root)
 	dir := t.TempDir()
 	plant := func(rel, src string) {
 		t.Helper()

@@ -17,8 +17,6 @@ import (
 	"testing"
 )
 
-const root = "../.."
-
 // firstProjectYear is the year the repository began. A date before it in a comment dates an
 // outside source (a price, a post, a datasheet), which stays; a date from it on is the
 // project's own history, which belongs in git.

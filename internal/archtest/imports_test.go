@@ -3,7 +3,6 @@ package archtest
 import (
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -23,7 +22,7 @@ var leafImports = map[string][]string{
 // the build tags, so a file that builds only elsewhere cannot slip an import in.
 func TestLeafPackages(t *testing.T) {
 	root := filepath.Join("..", "..")
-	module := leafModulePath(t, root)
+	module := modulePath(t)
 	for leaf, allowed := range leafImports {
 		reached := map[string]string{} // package → the package that imports it
 		queue := []string{leaf}
@@ -48,22 +47,6 @@ func TestLeafPackages(t *testing.T) {
 			}
 		}
 	}
-}
-
-// leafModulePath is the module path go.mod declares.
-func leafModulePath(t *testing.T, root string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatalf("reading go.mod: %v", err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if mod, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
-			return strings.TrimSpace(mod)
-		}
-	}
-	t.Fatal("go.mod names no module")
-	return ""
 }
 
 // leafPackageImports are the import paths of the non-test Go files of the package in dir pkg.

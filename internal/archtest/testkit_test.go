@@ -4,10 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,55 +13,16 @@ import (
 // PostgreSQL, and testkit.Require, the one rule that skips a test on a developer machine and
 // fails it in CI. These checks keep the rule in one place and the kit out of the product.
 
-// kitRoot is the repository's root, seen from this package's directory.
-const kitRoot = "../.."
-
 // kitThisFile is this file: it names the CI variable to look for it, the one file outside the
 // kit that may.
 const kitThisFile = "internal/archtest/testkit_test.go"
 
-// kitGoFile is one .go file of the repository, by its slash path from the root, parsed.
-type kitGoFile struct {
-	path string
-	file *ast.File
-}
-
-// kitGoFiles parses every .go file of the repository but testdata, hidden directories and
-// node_modules.
-func kitGoFiles(t *testing.T) []kitGoFile {
+// kitGoFiles parses every .go file of the repository (parseGoFiles).
+func kitGoFiles(t *testing.T) []goFile {
 	t.Helper()
-	var out []kitGoFile
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(kitRoot, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != kitRoot && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(kitRoot, path)
-		if err != nil {
-			return err
-		}
-		out = append(out, kitGoFile{filepath.ToSlash(rel), f})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := parseGoFiles(t, root)
 	if len(out) < 100 {
-		t.Fatalf("found only %d .go files under %s: the walk is broken", len(out), kitRoot)
+		t.Fatalf("found only %d .go files under %s: the walk is broken", len(out), root)
 	}
 	return out
 }
@@ -135,20 +92,6 @@ func TestCIRuleFinder(t *testing.T) {
 	}
 }
 
-// kitModulePath is go.mod's module line.
-func kitModulePath(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(kitRoot, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^module\s+(\S+)`).FindSubmatch(b)
-	if m == nil {
-		t.Fatal("go.mod has no module line")
-	}
-	return string(m[1])
-}
-
 // TestProductDoesNotImportTestKit: no product code imports the test kit, nor the bench
 // programs' and scripts' packages that may link it. Product code is every non-test .go file
 // outside bench/, scripts/ and internal/testkit, whatever its build constraints, so a package
@@ -156,7 +99,7 @@ func kitModulePath(t *testing.T) string {
 // package can link it through another. cmd/iomark's TestBinaryLinksNoTestKit checks the
 // binary's real dependency list as well.
 func TestProductDoesNotImportTestKit(t *testing.T) {
-	mod := kitModulePath(t)
+	mod := modulePath(t)
 	fenced := []string{"internal/testkit", "bench", "scripts"}
 	kitImporters := 0
 	for _, f := range kitGoFiles(t) {
