@@ -17,18 +17,7 @@ import (
 // filtered by class and setting gives.
 func TestPopulationPlacesAsTheWholeFamily(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := SeedPublished(ctx, st); err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(st, Options{SubmitPerS: -1, RequestPerS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, st := seededServer(t)
 	placed, ranked := 0, 0
 	for _, fam := range refdata.Families() {
 		rows, err := st.RankRows(ctx, fam)
@@ -89,18 +78,7 @@ func TestPopulationPlacesAsTheWholeFamily(t *testing.T) {
 // family, board and class filter the published data has.
 func TestLeadersReadOneFamily(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := SeedPublished(ctx, st); err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(st, Options{SubmitPerS: -1, RequestPerS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, st := seededServer(t)
 	all := map[string][]compare.Entry{}
 	counts := map[string]int{}
 	filters := []leaderFilter{{}, {all: true}}
@@ -146,4 +124,22 @@ func TestLeadersReadOneFamily(t *testing.T) {
 	if len(filters) < 20 {
 		t.Errorf("only %d filters: the published data no longer reaches this test", len(filters))
 	}
+}
+
+// seededServer is a server, unlimited, on a fresh SQLite database holding the published data.
+func seededServer(t *testing.T) (*Server, *store.Store) {
+	t.Helper()
+	st, err := store.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := SeedPublished(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(st, Options{SubmitPerS: -1, RequestPerS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, st
 }
