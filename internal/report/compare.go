@@ -137,15 +137,8 @@ func writeComparison(w io.Writer, run *record.Run, c compare.Comparison, p *comp
 		for _, p := range c.Published {
 			n := len(notes) + 1
 			notes = append(notes, fmt.Sprintf("[%d] %s vs iomark %s: %s. Published method: %s.", n, p.Label, p.Test, p.Note, p.Method))
-			method := "same method"
-			if !p.SameMethod {
-				method = "method differs"
-			}
-			rows = append(rows, []string{
-				fmt.Sprintf("%s (%s)", p.Label, p.Column), p.Test, fmtValue(p.Value, p.Unit),
-				fmt.Sprintf("%d of %d", p.Rank, p.Of), fmtRatio(p.Standing),
-				fmt.Sprintf("%s [%d]; %s", method, n, strings.Join(p.Sources, ", ")),
-			})
+			rows = append(rows, append(publishedCells(p),
+				fmt.Sprintf("%s [%d]; %s", publishedMethod(p), n, strings.Join(p.Sources, ", "))))
 		}
 		table([]string{"published figure", "iomark test", "this run", "rank", "ratio", "notes, sources"}, rows)
 		b.WriteString("\n")

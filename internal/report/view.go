@@ -113,19 +113,29 @@ func testRow(r *record.Run, t record.Test) []string {
 	}
 }
 
+// publishedCells are the cells every table of published figures starts with: the figure,
+// the iomark test, this run's value, its rank and its ratio to the figure.
+func publishedCells(p compare.PublishedFigure) []string {
+	return []string{
+		fmt.Sprintf("%s (%s)", p.Label, p.Column), p.Test, fmtValue(p.Value, p.Unit),
+		fmt.Sprintf("%d of %d", p.Rank, p.Of), fmtRatio(p.Standing),
+	}
+}
+
+// publishedMethod says whether iomark measured a published figure the way its source did.
+func publishedMethod(p compare.PublishedFigure) string {
+	if p.SameMethod {
+		return "same method"
+	}
+	return "method differs"
+}
+
 // comparisonRows is the published comparison as a table for the reports.
 func comparisonRows(c *compare.Comparison) (header []string, rows [][]string, notes []string) {
 	header = []string{"Published figure", "iomark test", "This run", "Rank", "Ratio", "Method", "Sources"}
 	for i, p := range c.Published {
-		method := "same method"
-		if !p.SameMethod {
-			method = "method differs"
-		}
-		rows = append(rows, []string{
-			fmt.Sprintf("%s (%s)", p.Label, p.Column), p.Test, fmtValue(p.Value, p.Unit),
-			fmt.Sprintf("%d of %d", p.Rank, p.Of), fmtRatio(p.Standing),
-			fmt.Sprintf("%s [%d]", method, i+1), strings.Join(p.Sources, ", "),
-		})
+		rows = append(rows, append(publishedCells(p),
+			fmt.Sprintf("%s [%d]", publishedMethod(p), i+1), strings.Join(p.Sources, ", ")))
 		notes = append(notes, fmt.Sprintf("[%d] %s. Published method: %s.", i+1, p.Note, p.Method))
 	}
 	for _, n := range c.SourceNotes {
