@@ -3,6 +3,8 @@ package sdreg
 import (
 	"encoding/hex"
 	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +36,63 @@ func parseRegister(name, text string, hexDigits int) (register, error) {
 		return nil, fmt.Errorf("%s register: not hex text (%q): %w", name, shorten(text), err)
 	}
 	return register(raw), nil
+}
+
+// decode parses text as register name of hexDigits digits and fills the fields of a T that
+// name their bits in a `reg` tag (see decodeFields); the decoder works out the rest from r.
+func decode[T any](name, text string, hexDigits int) (T, register, error) {
+	var v T
+	r, err := parseRegister(name, text, hexDigits)
+	if err != nil {
+		return v, nil, err
+	}
+	r.decodeFields(reflect.ValueOf(&v).Elem())
+	return v, r, nil
+}
+
+// decodeFields sets each field of struct v tagged `reg:"msb:lsb"` (or `reg:"bit"` for one
+// bit), the range in the specification's own notation, to that field of r: an integer
+// takes its value, a bool whether it is 1. Untagged struct fields are filled in turn. The
+// tags are fixed at compile time and every decoder's tests read them, so a malformed one is
+// a programming error and panics.
+func (r register) decodeFields(v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := v.Field(i)
+		tag, ok := t.Field(i).Tag.Lookup("reg")
+		if !ok {
+			if f.Kind() == reflect.Struct {
+				r.decodeFields(f)
+			}
+			continue
+		}
+		msb, lsb := bitRange(tag)
+		x := r.bits(lsb, msb-lsb+1)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(x == 1)
+		case reflect.Int:
+			f.SetInt(int64(x))
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(x)
+		default:
+			panic("sdreg: reg tag on a field of kind " + f.Kind().String())
+		}
+	}
+}
+
+// bitRange reads a reg tag: "msb:lsb", or "n" for the single bit n.
+func bitRange(tag string) (msb, lsb int) {
+	hi, lo, found := strings.Cut(tag, ":")
+	if !found {
+		lo = hi
+	}
+	msb, err1 := strconv.Atoi(hi)
+	lsb, err2 := strconv.Atoi(lo)
+	if err1 != nil || err2 != nil || msb < lsb {
+		panic(fmt.Sprintf("sdreg: malformed reg tag %q", tag))
+	}
+	return msb, lsb
 }
 
 // bits returns the field of width bits whose least significant bit is lsb. Fields wider than

@@ -12,44 +12,33 @@ const (
 // CSD is the SD card-specific data register (SD Physical Layer Simplified Specification,
 // section 5.3): capacity, access timings and command classes.
 type CSD struct {
-	Structure        int    // 0 = v1 SDSC, 1 = v2 SDHC/SDXC, 2 = v3 SDUC
+	Structure        int    `reg:"127:126"` // 0 = v1 SDSC, 1 = v2 SDHC/SDXC, 2 = v3 SDUC
 	Class            string // "SDSC", "SDHC", "SDXC" or "SDUC", from Structure and C_SIZE
 	CapacityBytes    uint64
 	TranSpeedHz      int    // TRAN_SPEED decoded as Linux does: the card's highest default clock
-	TranSpeedRaw     uint8  // TRAN_SPEED as read: 0x32 = 25 MHz, 0x5A = 50 MHz, 0x0B, 0x2B in UHS
-	TAAC             uint8  // raw read access time byte
-	NSAC             uint8  // raw read access time in clock cycles (x100)
-	CCC              uint16 // card command classes, bit n = class n supported
-	ReadBlLen        int    // log2 of the read block length (9 = 512 bytes)
+	TranSpeedRaw     uint8  `reg:"103:96"`  // TRAN_SPEED as read: 0x32 = 25 MHz, 0x5A = 50 MHz, 0x0B, 0x2B in UHS
+	TAAC             uint8  `reg:"119:112"` // raw read access time byte
+	NSAC             uint8  `reg:"111:104"` // raw read access time in clock cycles (x100)
+	CCC              uint16 `reg:"95:84"`   // card command classes, bit n = class n supported
+	ReadBlLen        int    `reg:"83:80"`   // log2 of the read block length (9 = 512 bytes)
 	CSize            uint32 // C_SIZE as read (12, 22 or 28 bits by version)
 	CSizeMult        int    // C_SIZE_MULT (v1 only)
-	EraseBlkEn       bool   // erase of single 512-byte blocks allowed
+	EraseBlkEn       bool   `reg:"46"` // erase of single 512-byte blocks allowed
 	SectorSize       int    // erase sector size in write blocks (SECTOR_SIZE + 1)
-	WriteBlLen       int    // log2 of the write block length
-	PermWriteProtect bool
-	TmpWriteProtect  bool
+	WriteBlLen       int    `reg:"25:22"` // log2 of the write block length
+	PermWriteProtect bool   `reg:"13"`
+	TmpWriteProtect  bool   `reg:"12"`
 }
 
 // DecodeCSD decodes the 32 hex digits of /sys/block/mmcblkN/device/csd of an SD card.
 // A reserved CSD_STRUCTURE (3) is an error: the layout of the rest is then unknown.
 func DecodeCSD(hexText string) (CSD, error) {
-	r, err := parseRegister("CSD", hexText, 32)
+	c, r, err := decode[CSD]("CSD", hexText, 32)
 	if err != nil {
 		return CSD{}, err
 	}
-	var c CSD
-	c.Structure = int(r.bits(126, 2))
-	c.TAAC = uint8(r.bits(112, 8))
-	c.NSAC = uint8(r.bits(104, 8))
-	c.TranSpeedRaw = uint8(r.bits(96, 8))
 	c.TranSpeedHz = tranSpeedHz(c.TranSpeedRaw)
-	c.CCC = uint16(r.bits(84, 12))
-	c.ReadBlLen = int(r.bits(80, 4))
-	c.EraseBlkEn = r.bits(46, 1) == 1
 	c.SectorSize = int(r.bits(39, 7)) + 1
-	c.WriteBlLen = int(r.bits(22, 4))
-	c.PermWriteProtect = r.bits(13, 1) == 1
-	c.TmpWriteProtect = r.bits(12, 1) == 1
 
 	switch c.Structure {
 	case CSDv1:

@@ -5,17 +5,17 @@ import "fmt"
 // MMCCID is the CID of an eMMC device (JEDEC JESD84-B51 section 7.2, the layout of MMC system
 // specification 4.x and later): its fields and widths differ from the SD CID.
 type MMCCID struct {
-	ManufacturerID uint8  // MID [127:120], assigned by JEDEC; see MMCManufacturer
-	DeviceType     int    // CBX [113:112]: 0 removable, 1 BGA (embedded), 2 POP
-	OEMID          uint8  // OID [111:104]
+	ManufacturerID uint8  `reg:"127:120"` // MID, assigned by JEDEC; see MMCManufacturer
+	DeviceType     int    `reg:"113:112"` // CBX: 0 removable, 1 BGA (embedded), 2 POP
+	OEMID          uint8  `reg:"111:104"` // OID
 	Name           string // PNM [103:56], six ASCII characters, trimmed
 	NameRaw        [6]byte
 	Revision       string // PRV [55:48], "n.m"
-	Serial         uint32 // PSN [47:16]
+	Serial         uint32 `reg:"47:16"` // PSN
 	Year           int    // from MDT [11:8]; see DecodeMMCCIDRev
-	Month          int    // MDT [15:12]
+	Month          int    `reg:"15:12"` // MDT [15:12]
 	Date           string // "YYYY-MM"
-	CRC            uint8  // CRC7 [7:1]
+	CRC            uint8  `reg:"7:1"` // CRC7
 }
 
 // defaultExtCSDRev is EXT_CSD_REV 8 (eMMC 5.1), what most eMMC devices in the field report.
@@ -34,19 +34,13 @@ func DecodeMMCCID(hexText string) (MMCCID, error) {
 // mmc_decode_ext_csd) adds 16 when EXT_CSD_REV >= 5 and the year is before 2010 (JESD84-B451),
 // and 16 more when EXT_CSD_REV >= 9 and the year is before 2023 (JESD84-B51B, 2025).
 func DecodeMMCCIDRev(hexText string, extCSDRev int) (MMCCID, error) {
-	r, err := parseRegister("CID", hexText, 32)
+	c, r, err := decode[MMCCID]("CID", hexText, 32)
 	if err != nil {
 		return MMCCID{}, err
 	}
-	var c MMCCID
-	c.ManufacturerID = uint8(r.bits(120, 8))
-	c.DeviceType = int(r.bits(112, 2))
-	c.OEMID = uint8(r.bits(104, 8))
 	copy(c.NameRaw[:], r.bytesAt(103, 6))
 	c.Name = printable(c.NameRaw[:])
 	c.Revision = bcdRevision(uint8(r.bits(48, 8)))
-	c.Serial = uint32(r.bits(16, 32))
-	c.Month = int(r.bits(12, 4))
 	c.Year = 1997 + int(r.bits(8, 4))
 	if extCSDRev >= 5 && c.Year < 2010 {
 		c.Year += 16
@@ -55,6 +49,5 @@ func DecodeMMCCIDRev(hexText string, extCSDRev int) (MMCCID, error) {
 		c.Year += 16
 	}
 	c.Date = fmt.Sprintf("%04d-%02d", c.Year, c.Month)
-	c.CRC = uint8(r.bits(1, 7))
 	return c, nil
 }

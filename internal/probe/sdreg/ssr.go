@@ -4,28 +4,28 @@ package sdreg
 // ACMD13): 512 bits of performance classes and erase characteristics.
 type SSR struct {
 	BusWidth           int    // DAT_BUS_WIDTH [511:510]: current width, 1 or 4 (0 if reserved)
-	SecuredMode        bool   // SECURED_MODE [509]
-	CardType           uint16 // SD_CARD_TYPE [495:480]: 0 regular read/write card
-	ProtectedAreaBytes uint32 // SIZE_OF_PROTECTED_AREA [479:448] as read (unit depends on capacity class)
+	SecuredMode        bool   `reg:"509"`     // SECURED_MODE
+	CardType           uint16 `reg:"495:480"` // SD_CARD_TYPE: 0 regular read/write card
+	ProtectedAreaBytes uint32 `reg:"479:448"` // SIZE_OF_PROTECTED_AREA as read (unit depends on capacity class)
 	SpeedClass         int    // SPEED_CLASS [447:440] as the class number: 0, 2, 4, 6, 10 (-1 if reserved)
-	PerformanceMove    int    // PERFORMANCE_MOVE [439:432] in MB/s; 0 = not defined, 255 = infinity
+	PerformanceMove    int    `reg:"439:432"` // PERFORMANCE_MOVE in MB/s; 0 = not defined, 255 = infinity
 	AUSizeBytes        uint64 // AU_SIZE [431:428]; 0 if not defined
-	EraseSize          int    // ERASE_SIZE [423:408]: AUs erased per operation, 0 = not supported
-	EraseTimeoutS      int    // ERASE_TIMEOUT [407:402] seconds
-	EraseOffsetS       int    // ERASE_OFFSET [401:400] seconds
+	EraseSize          int    `reg:"423:408"` // ERASE_SIZE: AUs erased per operation, 0 = not supported
+	EraseTimeoutS      int    `reg:"407:402"` // ERASE_TIMEOUT, seconds
+	EraseOffsetS       int    `reg:"401:400"` // ERASE_OFFSET, seconds
 	UHSClass           int    // UHS_SPEED_GRADE [399:396]: 0, 1 or 3 (-1 if reserved)
 	UHSAUSizeBytes     uint64 // UHS_AU_SIZE [395:392]; 0 if not defined
 	VideoClass         int    // VIDEO_SPEED_CLASS [391:384]: 0, 6, 10, 30, 60, 90 (-1 if reserved)
-	VSCAUSizeMB        int    // VSC_AU_SIZE [377:368]
-	SUSAddr            uint32 // SUS_ADDR [367:346]
+	VSCAUSizeMB        int    `reg:"377:368"` // VSC_AU_SIZE
+	SUSAddr            uint32 `reg:"367:346"` // SUS_ADDR
 	AppClass           string // APP_PERF_CLASS [339:336]: "", "A1", "A2" ("reserved" otherwise)
-	PerformanceEnhance uint8  // PERFORMANCE_ENHANCE [335:328]: cache, host/card queueing bits
+	PerformanceEnhance uint8  `reg:"335:328"` // PERFORMANCE_ENHANCE: cache, host/card queueing bits
 	CommandQueueDepth  int    // from PERFORMANCE_ENHANCE [332:328]: queue depth, 0 = no queueing
-	CacheSupport       bool   // PERFORMANCE_ENHANCE [333]
-	HostMaintenance    bool   // PERFORMANCE_ENHANCE [335]
-	CardMaintenance    bool   // PERFORMANCE_ENHANCE [334]
-	DiscardSupport     bool   // DISCARD_SUPPORT [313]
-	FULESupport        bool   // FULE_SUPPORT [312]
+	CacheSupport       bool   `reg:"333"` // PERFORMANCE_ENHANCE bit 333
+	HostMaintenance    bool   `reg:"335"` // PERFORMANCE_ENHANCE bit 335
+	CardMaintenance    bool   `reg:"334"` // PERFORMANCE_ENHANCE bit 334
+	DiscardSupport     bool   `reg:"313"` // DISCARD_SUPPORT
+	FULESupport        bool   `reg:"312"` // FULE_SUPPORT
 }
 
 // auSizes maps AU_SIZE codes to bytes (Table 4-47): 16 KB .. 64 MB; 0 is "not defined".
@@ -37,26 +37,18 @@ var auSizes = [16]uint64{
 // DecodeSSR decodes the 128 hex digits of /sys/block/mmcblkN/device/ssr, which Linux prints
 // as sixteen 32-bit words, most significant first (drivers/mmc/core/sd.c).
 func DecodeSSR(hexText string) (SSR, error) {
-	r, err := parseRegister("SSR", hexText, 128)
+	s, r, err := decode[SSR]("SSR", hexText, 128)
 	if err != nil {
 		return SSR{}, err
 	}
-	var s SSR
 	switch r.bits(510, 2) {
 	case 0:
 		s.BusWidth = 1
 	case 2:
 		s.BusWidth = 4
 	}
-	s.SecuredMode = r.bits(509, 1) == 1
-	s.CardType = uint16(r.bits(480, 16))
-	s.ProtectedAreaBytes = uint32(r.bits(448, 32))
 	s.SpeedClass = speedClass(r.bits(440, 8))
-	s.PerformanceMove = int(r.bits(432, 8))
 	s.AUSizeBytes = auSizes[r.bits(428, 4)]
-	s.EraseSize = int(r.bits(408, 16))
-	s.EraseTimeoutS = int(r.bits(402, 6))
-	s.EraseOffsetS = int(r.bits(400, 2))
 	switch g := r.bits(396, 4); g {
 	case 0, 1, 3:
 		s.UHSClass = int(g)
@@ -73,8 +65,6 @@ func DecodeSSR(hexText string) (SSR, error) {
 	default:
 		s.VideoClass = -1
 	}
-	s.VSCAUSizeMB = int(r.bits(368, 10))
-	s.SUSAddr = uint32(r.bits(346, 22))
 	switch r.bits(336, 4) {
 	case 0:
 		s.AppClass = ""
@@ -85,16 +75,10 @@ func DecodeSSR(hexText string) (SSR, error) {
 	default:
 		s.AppClass = "reserved"
 	}
-	s.PerformanceEnhance = uint8(r.bits(328, 8))
-	s.HostMaintenance = r.bits(335, 1) == 1
-	s.CardMaintenance = r.bits(334, 1) == 1
-	s.CacheSupport = r.bits(333, 1) == 1
 	// Command queue support: 0 = none, n = a queue of depth n+1.
 	if q := int(r.bits(328, 5)); q > 0 {
 		s.CommandQueueDepth = q + 1
 	}
-	s.DiscardSupport = r.bits(313, 1) == 1
-	s.FULESupport = r.bits(312, 1) == 1
 	return s, nil
 }
 
