@@ -93,8 +93,7 @@ func TestReadIOSAndTimingNames(t *testing.T) {
 
 func TestStorageQuirk(t *testing.T) {
 	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, "sys/module/usb_storage/parameters"), 0o755)
-	os.WriteFile(filepath.Join(root, "sys/module/usb_storage/parameters/quirks"), []byte("0bc2:2321:u,174C:55AA:u,152d:0578:\n"), 0o644)
+	writeTreeFile(t, root, "sys/module/usb_storage/parameters/quirks", "0bc2:2321:u,174C:55AA:u,152d:0578:\n")
 	o := Options{Root: root}
 	if q, u := storageQuirk(o, "174c", "55aa"); !u || q != "174C:55AA:u" {
 		t.Errorf("174c:55aa = %q %v", q, u)
@@ -187,6 +186,18 @@ func TestSSRFromSysfs(t *testing.T) {
 	}
 	if hop.Bus != "sd" || hop.SpeedMbps != 0 || note == "" {
 		t.Errorf("without debugfs: hop %+v note %q", hop, note)
+	}
+}
+
+// writeTreeFile writes content to the file rel below root, making its directories.
+func writeTreeFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	path := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
