@@ -17,6 +17,28 @@ func loadAll(t *testing.T) []Result {
 	return results
 }
 
+// sourceRow is row (counted from 1, as in the CSV) of results; false, with the test failed,
+// when that row does not come from source.
+func sourceRow(t *testing.T, results []Result, row int, source string) (Result, bool) {
+	t.Helper()
+	r := results[row-1]
+	if r.SourceID != source {
+		t.Errorf("row %d: source %q, want %q", row, r.SourceID, source)
+		return r, false
+	}
+	return r, true
+}
+
+// checkGotWant fails the test for each named {got, want} of a row that differ.
+func checkGotWant(t *testing.T, row int, checks map[string][2]string) {
+	t.Helper()
+	for name, gw := range checks {
+		if gw[0] != gw[1] {
+			t.Errorf("row %d %s: got %q, want %q", row, name, gw[0], gw[1])
+		}
+	}
+}
+
 func TestEveryRowHasURLAndDateOrReason(t *testing.T) {
 	for _, r := range loadAll(t) {
 		if !strings.HasPrefix(r.SourceURL, "https://") && !strings.HasPrefix(r.SourceURL, "http://") {

@@ -9,10 +9,7 @@ import (
 )
 
 func TestLoadKeepsEveryRow(t *testing.T) {
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
+	results := loadAll(t)
 	if len(results) != 314 {
 		t.Fatalf("Load returned %d rows, SOURCES.md says 314", len(results))
 	}
@@ -35,10 +32,7 @@ func TestLoadKeepsEveryRow(t *testing.T) {
 }
 
 func TestEverySourceIsKnownAndCounted(t *testing.T) {
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
+	results := loadAll(t)
 	got := map[string]int{}
 	for _, r := range results {
 		src, ok := SourceByID(r.SourceID)
@@ -66,10 +60,7 @@ func TestEverySourceIsKnownAndCounted(t *testing.T) {
 func fig(printed string, v float64) Figure { return Figure{Printed: printed, Value: &v} }
 
 func TestSpotChecks(t *testing.T) {
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
+	results := loadAll(t)
 	tests := []struct {
 		row      int // 1-based data row
 		source   string
@@ -178,10 +169,7 @@ func showFigure(f Figure) string {
 }
 
 func TestPrintedAndValueAgree(t *testing.T) {
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
+	results := loadAll(t)
 	for _, r := range results {
 		var figs []Figure
 		for _, c := range columns {
@@ -274,21 +262,13 @@ type rowCheck struct {
 
 func checkRows(t *testing.T, tests []rowCheck) {
 	t.Helper()
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
+	results := loadAll(t)
 	for _, tt := range tests {
-		r := results[tt.row-1]
-		if r.SourceID != tt.source {
-			t.Errorf("row %d: source %q, want %q", tt.row, r.SourceID, tt.source)
+		r, ok := sourceRow(t, results, tt.row, tt.source)
+		if !ok {
 			continue
 		}
-		for name, gw := range tt.check(r) {
-			if gw[0] != gw[1] {
-				t.Errorf("row %d %s: got %q, want %q", tt.row, name, gw[0], gw[1])
-			}
-		}
+		checkGotWant(t, tt.row, tt.check(r))
 	}
 }
 
@@ -337,10 +317,7 @@ func TestSpotChecksNewColumns(t *testing.T) {
 }
 
 func TestFiguresListsEveryPrintedFigure(t *testing.T) {
-	results, err := Load()
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
+	results := loadAll(t)
 	got := map[string]string{}
 	for _, f := range results[118].Figures() { // row 119
 		got[f.Column] = f.Figure.Printed
