@@ -22,36 +22,27 @@ func Metrics() []Metric {
 	return []Metric{MetricScore, MetricSeqRead, MetricSeqWrite, MetricRandRead, MetricRandWrite}
 }
 
+// metricNames are each metric's column header (with its unit) and its words in a sentence.
+var metricNames = map[Metric]struct{ label, words string }{
+	MetricScore:     {"PiBenchmarks score", "PiBenchmarks score"},
+	MetricSeqRead:   {"seq read MB/s", "sequential read"},
+	MetricSeqWrite:  {"seq write MB/s", "sequential write"},
+	MetricRandRead:  {"4K random read MB/s", "4K random read"},
+	MetricRandWrite: {"4K random write MB/s", "4K random write"},
+}
+
 // Label names a metric with its unit, for column headers.
 func (m Metric) Label() string {
-	switch m {
-	case MetricScore:
-		return "PiBenchmarks score"
-	case MetricSeqRead:
-		return "seq read MB/s"
-	case MetricSeqWrite:
-		return "seq write MB/s"
-	case MetricRandRead:
-		return "4K random read MB/s"
-	case MetricRandWrite:
-		return "4K random write MB/s"
+	if n, ok := metricNames[m]; ok {
+		return n.label
 	}
 	return string(m)
 }
 
 // Words names a metric in a sentence.
 func (m Metric) Words() string {
-	switch m {
-	case MetricScore:
-		return "PiBenchmarks score"
-	case MetricSeqRead:
-		return "sequential read"
-	case MetricSeqWrite:
-		return "sequential write"
-	case MetricRandRead:
-		return "4K random read"
-	case MetricRandWrite:
-		return "4K random write"
+	if n, ok := metricNames[m]; ok {
+		return n.words
 	}
 	return string(m)
 }
