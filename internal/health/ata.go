@@ -71,24 +71,13 @@ func decodeATA(a ataAnswers, model string) (*Health, error) {
 	if !smartChecksumOK(a.data) {
 		notes = append(notes, "the SMART data checksum is wrong (read anyway, as smartctl does)")
 	}
-	thresholds := map[int]int{}
-	if len(a.thresholds) >= 512 && !allZero(a.thresholds[:512]) {
-		for i := 0; i < 30; i++ {
-			e := a.thresholds[2+12*i:]
-			if e[0] != 0 {
-				thresholds[int(e[0])] = int(e[1])
-			}
-		}
-	}
+	thresholds := ataThresholds(a.thresholds)
 	f := familyOf(model)
 	if f != nil {
 		h.Family = f.name
 	}
 	h.CriticalWarnings = []string{}
-	var reallocated, pending, powerCycles *uint64
-	var uncorrectable187, uncorrectable198 *uint64
-	var written, read *uint64
-	var temp194, temp190 *float64
+	var rd ataReadings
 	seen := map[int]bool{}
 	for i := 0; i < 30; i++ {
 		e := a.data[2+12*i : 2+12*i+12]
@@ -97,85 +86,17 @@ func decodeATA(a ataAnswers, model string) (*Health, error) {
 			continue
 		}
 		seen[attrID] = true
-		flags := binary.LittleEndian.Uint16(e[1:3])
-		raw := uint64(e[5]) | uint64(e[6])<<8 | uint64(e[7])<<16 | uint64(e[8])<<24 | uint64(e[9])<<32 | uint64(e[10])<<40
-		at := Attribute{ID: attrID, Value: int(e[3]), Worst: int(e[4]), Raw: raw, PreFail: flags&1 != 0}
 		def, known := defFor(f, id.ssd, attrID)
-		if known && def.name != "" {
-			at.Name = def.name
-		} else {
-			at.Name = "Unknown_Attribute"
-		}
-		if t, ok := thresholds[attrID]; ok {
-			at.Threshold = ptr(t)
-			// A pre-fail attribute at or below its threshold is the drive predicting its
-			// failure (SFF-8035i; smartctl's "FAILING_NOW"). Threshold 0 never trips, and
-			// value 0 or above 0xfd are reserved.
-			if at.PreFail && t > 0 && at.Value <= t && at.Value >= 1 && at.Value <= 0xfd {
-				at.Failing = true
-				h.CriticalWarnings = append(h.CriticalWarnings, "attribute-failing:"+at.Name)
-			}
+		at := ataAttribute(e, def, known, thresholds)
+		if at.Failing {
+			h.CriticalWarnings = append(h.CriticalWarnings, "attribute-failing:"+at.Name)
 		}
 		h.Attributes = append(h.Attributes, at)
-		if !known {
-			continue
-		}
-		v := raw
-		if def.rawMask != 0 {
-			v &= def.rawMask
-		}
-		switch def.meaning {
-		case mPowerOnHours:
-			h.PowerOnHours = ptr(v)
-		case mPowerCycles:
-			powerCycles = ptr(v)
-		case mTemperature:
-			if c := int8(v & 0xff); c > -40 && c < 125 && c != 0 {
-				t := float64(c)
-				if attrID == 194 {
-					temp194 = &t
-				} else {
-					temp190 = &t
-				}
-			}
-		case mReallocated:
-			reallocated = ptr(v)
-		case mPending:
-			pending = ptr(v)
-		case mUncorrectable:
-			if attrID == 198 {
-				uncorrectable198 = ptr(v)
-			} else {
-				uncorrectable187 = ptr(v)
-			}
-		case mWritten:
-			written = ptr(scaleBytes(v, def.unitBytes, id.logicalSectorBytes))
-		case mRead:
-			read = ptr(scaleBytes(v, def.unitBytes, id.logicalSectorBytes))
-		case mLifeLeftValue:
-			if at.Value >= 1 && at.Value <= 100 {
-				h.PercentageUsed = ptr(100 - at.Value)
-				h.PercentageUsedBasis = fmt.Sprintf("ATA attribute %d %s (normalized value %d = life left)", attrID, def.name, at.Value)
-			}
-		case mLifeUsedRaw:
-			if v <= 255 {
-				h.PercentageUsed = ptr(int(v))
-				h.PercentageUsedBasis = fmt.Sprintf("ATA attribute %d %s (raw = percent of life used)", attrID, def.name)
-			}
+		if known {
+			rd.take(h, at, def, id.logicalSectorBytes)
 		}
 	}
-	h.ReallocatedSectors, h.PendingSectors, h.PowerCycles = reallocated, pending, powerCycles
-	h.DataWrittenBytes, h.DataReadBytes = written, read
-	// Reported uncorrectable errors (187) are the closest to NVMe's media errors; offline
-	// uncorrectable sectors (198) stand in where 187 is not reported.
-	h.MediaErrors = uncorrectable187
-	if h.MediaErrors == nil {
-		h.MediaErrors = uncorrectable198
-	}
-	h.TemperatureC = temp194
-	if h.TemperatureC == nil {
-		h.TemperatureC = temp190
-	}
+	rd.setOn(h)
 	// The SCT status temperature is the drive's current one (ACS-4 Table 194, byte 200).
 	if c, ok := decodeSCTTemp(a.sct); ok {
 		h.TemperatureC = &c
@@ -191,6 +112,118 @@ func decodeATA(a ataAnswers, model string) (*Health, error) {
 	}
 	h.Note = strings.Join(notes, "; ")
 	return h, nil
+}
+
+// ataThresholds reads SMART READ THRESHOLDS: attribute id to threshold, empty when the
+// drive returned none.
+func ataThresholds(b []byte) map[int]int {
+	thresholds := map[int]int{}
+	if len(b) >= 512 && !allZero(b[:512]) {
+		for i := 0; i < 30; i++ {
+			e := b[2+12*i:]
+			if e[0] != 0 {
+				thresholds[int(e[0])] = int(e[1])
+			}
+		}
+	}
+	return thresholds
+}
+
+// ataAttribute decodes one 12-byte entry of the SMART data, named by def when known, with its
+// threshold when the drive gave one.
+func ataAttribute(e []byte, def attrDef, known bool, thresholds map[int]int) Attribute {
+	attrID := int(e[0])
+	flags := binary.LittleEndian.Uint16(e[1:3])
+	raw := uint64(e[5]) | uint64(e[6])<<8 | uint64(e[7])<<16 | uint64(e[8])<<24 | uint64(e[9])<<32 | uint64(e[10])<<40
+	at := Attribute{ID: attrID, Value: int(e[3]), Worst: int(e[4]), Raw: raw, PreFail: flags&1 != 0}
+	if known && def.name != "" {
+		at.Name = def.name
+	} else {
+		at.Name = "Unknown_Attribute"
+	}
+	if t, ok := thresholds[attrID]; ok {
+		at.Threshold = ptr(t)
+		// A pre-fail attribute at or below its threshold is the drive predicting its
+		// failure (SFF-8035i; smartctl's "FAILING_NOW"). Threshold 0 never trips, and
+		// value 0 or above 0xfd are reserved.
+		if at.PreFail && t > 0 && at.Value <= t && at.Value >= 1 && at.Value <= 0xfd {
+			at.Failing = true
+		}
+	}
+	return at
+}
+
+// ataReadings are the attribute values that decodeATA can only place once all attributes are
+// read: a figure two attributes may give comes from the preferred one.
+type ataReadings struct {
+	reallocated, pending, powerCycles  *uint64
+	uncorrectable187, uncorrectable198 *uint64
+	written, read                      *uint64
+	temp194, temp190                   *float64
+}
+
+// take reads attribute at by what def says it means: into h where one attribute decides,
+// into rd where the figure waits for the others.
+func (rd *ataReadings) take(h *Health, at Attribute, def attrDef, sectorBytes uint64) {
+	v := at.Raw
+	if def.rawMask != 0 {
+		v &= def.rawMask
+	}
+	switch def.meaning {
+	case mPowerOnHours:
+		h.PowerOnHours = ptr(v)
+	case mPowerCycles:
+		rd.powerCycles = ptr(v)
+	case mTemperature:
+		if c := int8(v & 0xff); c > -40 && c < 125 && c != 0 {
+			t := float64(c)
+			if at.ID == 194 {
+				rd.temp194 = &t
+			} else {
+				rd.temp190 = &t
+			}
+		}
+	case mReallocated:
+		rd.reallocated = ptr(v)
+	case mPending:
+		rd.pending = ptr(v)
+	case mUncorrectable:
+		if at.ID == 198 {
+			rd.uncorrectable198 = ptr(v)
+		} else {
+			rd.uncorrectable187 = ptr(v)
+		}
+	case mWritten:
+		rd.written = ptr(scaleBytes(v, def.unitBytes, sectorBytes))
+	case mRead:
+		rd.read = ptr(scaleBytes(v, def.unitBytes, sectorBytes))
+	case mLifeLeftValue:
+		if at.Value >= 1 && at.Value <= 100 {
+			h.PercentageUsed = ptr(100 - at.Value)
+			h.PercentageUsedBasis = fmt.Sprintf("ATA attribute %d %s (normalized value %d = life left)", at.ID, def.name, at.Value)
+		}
+	case mLifeUsedRaw:
+		if v <= 255 {
+			h.PercentageUsed = ptr(int(v))
+			h.PercentageUsedBasis = fmt.Sprintf("ATA attribute %d %s (raw = percent of life used)", at.ID, def.name)
+		}
+	}
+}
+
+// setOn gives h the figures rd gathered.
+func (rd *ataReadings) setOn(h *Health) {
+	h.ReallocatedSectors, h.PendingSectors, h.PowerCycles = rd.reallocated, rd.pending, rd.powerCycles
+	h.DataWrittenBytes, h.DataReadBytes = rd.written, rd.read
+	// Reported uncorrectable errors (187) are the closest to NVMe's media errors; offline
+	// uncorrectable sectors (198) stand in where 187 is not reported.
+	h.MediaErrors = rd.uncorrectable187
+	if h.MediaErrors == nil {
+		h.MediaErrors = rd.uncorrectable198
+	}
+	h.TemperatureC = rd.temp194
+	if h.TemperatureC == nil {
+		h.TemperatureC = rd.temp190
+	}
 }
 
 // decodeSCTTemp reads the current temperature of an SCT status response: format version 2 or
