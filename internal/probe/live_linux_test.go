@@ -37,14 +37,7 @@ func TestLiveCurrentDirectory(t *testing.T) {
 // TestLiveLoopDevice builds an ext4 loop device from a file it creates, mounts it and checks
 // the tree: mount, loop device, backing file, and the disk that holds the file.
 func TestLiveLoopDevice(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to attach and mount a loop device (run the tests as root to exercise it)")
-	}
-	for _, tool := range []string{"losetup", "mkfs.ext4", "mount", "umount"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	needRootAndTools(t, "losetup", "mkfs.ext4", "mount", "umount")
 	dir := t.TempDir()
 	img := filepath.Join(dir, "disk.img")
 	if err := os.WriteFile(img, nil, 0o600); err != nil {
@@ -98,14 +91,7 @@ func TestLiveLoopDevice(t *testing.T) {
 // it creates, attaches it with partition scanning, mounts the partition with -o sync and checks
 // what a DOS-era flash drive looks like: partition start, misalignment, vfat, sync.
 func TestLiveMisalignedFATPartition(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to attach and mount a loop device (run the tests as root to exercise it)")
-	}
-	for _, tool := range []string{"losetup", "mkfs.vfat", "mount", "umount"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	needRootAndTools(t, "losetup", "mkfs.vfat", "mount", "umount")
 	const sectors = 65536 // 32 MiB
 	img := filepath.Join(t.TempDir(), "stick.img")
 	mbr := make([]byte, 512)
@@ -156,6 +142,20 @@ func TestLiveMisalignedFATPartition(t *testing.T) {
 	}
 	if r.Device == nil || r.Device.Path != dev || r.Device.Class != ClassLoop {
 		t.Errorf("device = %+v", r.Device)
+	}
+}
+
+// needRootAndTools skips the test unless it runs as root with every one of tools installed:
+// attaching and mounting a loop device needs both.
+func needRootAndTools(t *testing.T, tools ...string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to attach and mount a loop device (run the tests as root to exercise it)")
+	}
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
 	}
 }
 
