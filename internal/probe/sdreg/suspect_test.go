@@ -9,22 +9,14 @@ import (
 // judged is the date the heuristics are evaluated at in these tests.
 var judged = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
-func mustCID(t *testing.T, hex string) CID {
+// mustDecode decodes hex with decode (DecodeCID, DecodeCSD), failing the test on an error.
+func mustDecode[T any](t *testing.T, decode func(string) (T, error), hex string) T {
 	t.Helper()
-	c, err := DecodeCID(hex)
+	v, err := decode(hex)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
-}
-
-func mustCSD(t *testing.T, hex string) CSD {
-	t.Helper()
-	c, err := DecodeCSD(hex)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return v
 }
 
 func TestSuspectGenuineCards(t *testing.T) {
@@ -38,7 +30,7 @@ func TestSuspectGenuineCards(t *testing.T) {
 		{"Samsung GF8S5", cidSamsungGF8S5, csdSamsungGF8S5},
 	}
 	for _, c := range cards {
-		if bad, why := SuspectAt(mustCID(t, c.cid), mustCSD(t, c.csd), judged); bad {
+		if bad, why := SuspectAt(mustDecode(t, DecodeCID, c.cid), mustDecode(t, DecodeCSD, c.csd), judged); bad {
 			t.Errorf("%s judged suspect: %v", c.name, why)
 		}
 	}
@@ -53,11 +45,11 @@ func withCID(t *testing.T, edit func(b []byte)) CID {
 	}
 	b := []byte(r)
 	edit(b)
-	return mustCID(t, hexOf(b))
+	return mustDecode(t, DecodeCID, hexOf(b))
 }
 
 func TestSuspectEachHeuristic(t *testing.T) {
-	genuineCSD := mustCSD(t, csdSanDiskSN64G)
+	genuineCSD := mustDecode(t, DecodeCSD, csdSanDiskSN64G)
 	tests := []struct {
 		name   string
 		cid    CID
@@ -80,10 +72,10 @@ func TestSuspectEachHeuristic(t *testing.T) {
 		{"serial 12345678", withCID(t, func(b []byte) { copy(b[9:13], []byte{0x12, 0x34, 0x56, 0x78}) }), genuineCSD, "consecutive digits"},
 		{"serial 87654321", withCID(t, func(b []byte) { copy(b[9:13], []byte{0x87, 0x65, 0x43, 0x21}) }), genuineCSD, "consecutive digits"},
 		{"serial 01020304", withCID(t, func(b []byte) { copy(b[9:13], []byte{0x01, 0x02, 0x03, 0x04}) }), genuineCSD, "consecutive bytes"},
-		{"32 GiB claimed", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv2, Class: "SDXC", CSize: 0xffff, CapacityBytes: 32 << 30}, "does not match any size"},
-		{"C_SIZE between SDHC and SDXC", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv2, CSize: 0xff80, CapacityBytes: 0xff81 * 512 * 1024}, "outside the SDHC/SDXC range"},
-		{"v1 over 4 GB", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv1, CapacityBytes: 8 << 30}, "impossible for a standard-capacity"},
-		{"SDHC C_SIZE too small", mustCID(t, cidSanDiskSN64G), CSD{Structure: CSDv2, CSize: 0x0fff, CapacityBytes: 0x1000 * 512 * 1024}, "outside the SDHC/SDXC range"},
+		{"32 GiB claimed", mustDecode(t, DecodeCID, cidSanDiskSN64G), CSD{Structure: CSDv2, Class: "SDXC", CSize: 0xffff, CapacityBytes: 32 << 30}, "does not match any size"},
+		{"C_SIZE between SDHC and SDXC", mustDecode(t, DecodeCID, cidSanDiskSN64G), CSD{Structure: CSDv2, CSize: 0xff80, CapacityBytes: 0xff81 * 512 * 1024}, "outside the SDHC/SDXC range"},
+		{"v1 over 4 GB", mustDecode(t, DecodeCID, cidSanDiskSN64G), CSD{Structure: CSDv1, CapacityBytes: 8 << 30}, "impossible for a standard-capacity"},
+		{"SDHC C_SIZE too small", mustDecode(t, DecodeCID, cidSanDiskSN64G), CSD{Structure: CSDv2, CSize: 0x0fff, CapacityBytes: 0x1000 * 512 * 1024}, "outside the SDHC/SDXC range"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,7 +96,7 @@ func TestSuspectEachHeuristic(t *testing.T) {
 
 func TestSuspectUnknownCapacityIsNotAReason(t *testing.T) {
 	// Without a CSD (CapacityBytes 0) the capacity rule must stay silent.
-	if bad, why := SuspectAt(mustCID(t, cidSanDiskSN64G), CSD{}, judged); bad {
+	if bad, why := SuspectAt(mustDecode(t, DecodeCID, cidSanDiskSN64G), CSD{}, judged); bad {
 		t.Errorf("suspect without CSD: %v", why)
 	}
 }
@@ -123,12 +115,12 @@ func TestSerialPatternLeavesRealSerialsAlone(t *testing.T) {
 func TestSuspectUnsetClock(t *testing.T) {
 	cid := withCID(t, func(b []byte) { b[13], b[14] = 0x00, 0x62 }) // 2006-02
 	epoch := time.Unix(0, 0).UTC()
-	if bad, why := SuspectAt(cid, mustCSD(t, csdSanDiskSN64G), epoch); bad {
+	if bad, why := SuspectAt(cid, mustDecode(t, DecodeCSD, csdSanDiskSN64G), epoch); bad {
 		t.Errorf("suspect at a 1970 clock: %v", why)
 	}
 	// A clock that is set still catches a future date.
 	future := withCID(t, func(b []byte) { b[13], b[14] = 0x01, 0xb1 }) // 2027-01
-	if bad, _ := SuspectAt(future, mustCSD(t, csdSanDiskSN64G), time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)); !bad {
+	if bad, _ := SuspectAt(future, mustDecode(t, DecodeCSD, csdSanDiskSN64G), time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)); !bad {
 		t.Error("a 2027 card on a 2026 clock must be suspect")
 	}
 }
