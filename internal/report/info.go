@@ -163,60 +163,11 @@ func infoBoard(p printf, b *probe.Board) {
 // detailLines describes the transport-specific identity under the disk line.
 func detailLines(r *probe.Report) []string {
 	var out []string
-	if s := r.SD; s != nil {
-		line := fmt.Sprintf("%s card: manfid 0x%02x (%s), oemid %q, name %q, rev %s, made %s", s.Type, s.ManfID,
-			orDash(s.Manufacturer), s.OEMID, s.Name, orDash(s.Revision), orDash(s.Date))
-		out = append(out, line)
-		var cls []string
-		if s.SpeedClass != nil && *s.SpeedClass > 0 {
-			cls = append(cls, fmt.Sprintf("class %d", *s.SpeedClass))
-		}
-		if s.UHSClass != nil && *s.UHSClass > 0 {
-			cls = append(cls, fmt.Sprintf("U%d", *s.UHSClass))
-		}
-		if s.VideoClass != nil && *s.VideoClass > 0 {
-			cls = append(cls, fmt.Sprintf("V%d", *s.VideoClass))
-		}
-		if s.AppClass != nil && *s.AppClass != "" {
-			cls = append(cls, *s.AppClass)
-		}
-		if s.SpecVersion != "" {
-			cls = append(cls, "SD spec "+s.SpecVersion)
-		}
-		if s.CapacityBytes > 0 {
-			cls = append(cls, "CSD capacity "+fmtBytes(s.CapacityBytes))
-		}
-		if len(cls) > 0 {
-			out = append(out, strings.Join(cls, ", "))
-		}
-		if s.Timing != "" {
-			out = append(out, fmt.Sprintf("bus: %s, %d-bit, %.1f MHz", s.Timing, s.BusWidthBits, float64(s.ClockHz)/1e6))
-		}
-		if s.CommandQueue != nil {
-			out = append(out, fmt.Sprintf("command queueing enabled in the device tree: %v", *s.CommandQueue))
-		}
-		if s.Suspect {
-			out = append(out, "registers unlike a genuine card's: "+strings.Join(s.SuspectReasons, "; "))
-		}
+	if r.SD != nil {
+		out = append(out, sdLines(r.SD)...)
 	}
-	if u := r.USB; u != nil {
-		line := fmt.Sprintf("USB %s:%s %q %q, USB %s, driver %s", u.VID, u.PID, u.Manufacturer, u.Product, orDash(u.Version), orDash(u.Driver))
-		out = append(out, line)
-		if b := u.Bridge; b != nil {
-			out = append(out, fmt.Sprintf("bridge: %s %s (%s, UAS %v)", b.Vendor, b.Chip, b.Kind, b.UAS))
-		}
-		if u.SCSIVendor != "" || u.SCSIModel != "" {
-			out = append(out, fmt.Sprintf("SCSI inquiry: %q %q", u.SCSIVendor, u.SCSIModel))
-		}
-		if d := u.Drive; d != nil {
-			out = append(out, fmt.Sprintf("drive behind the bridge: %s, firmware %s", d.Model, orDash(d.Firmware)))
-		}
-		for _, h := range u.Hubs {
-			out = append(out, "through hub "+h)
-		}
-		if u.UASDisabledByQuirk {
-			out = append(out, "UAS disabled by usb-storage quirk "+u.Quirks)
-		}
+	if r.USB != nil {
+		out = append(out, usbLines(r.USB)...)
 	}
 	if n := r.NVMe; n != nil {
 		out = append(out, fmt.Sprintf("NVMe %s, firmware %s, PCIe gen%d x%d (drive supports gen%d x%d)",
@@ -255,6 +206,70 @@ func detailLines(r *probe.Report) []string {
 		if len(s) > 0 {
 			out = append(out, "queue: "+strings.Join(s, ", "))
 		}
+	}
+	return out
+}
+
+// sdLines describes an SD card or eMMC: its identity, classes, bus and anything suspect.
+func sdLines(s *probe.SD) []string {
+	var out []string
+	line := fmt.Sprintf("%s card: manfid 0x%02x (%s), oemid %q, name %q, rev %s, made %s", s.Type, s.ManfID,
+		orDash(s.Manufacturer), s.OEMID, s.Name, orDash(s.Revision), orDash(s.Date))
+	out = append(out, line)
+	var cls []string
+	if s.SpeedClass != nil && *s.SpeedClass > 0 {
+		cls = append(cls, fmt.Sprintf("class %d", *s.SpeedClass))
+	}
+	if s.UHSClass != nil && *s.UHSClass > 0 {
+		cls = append(cls, fmt.Sprintf("U%d", *s.UHSClass))
+	}
+	if s.VideoClass != nil && *s.VideoClass > 0 {
+		cls = append(cls, fmt.Sprintf("V%d", *s.VideoClass))
+	}
+	if s.AppClass != nil && *s.AppClass != "" {
+		cls = append(cls, *s.AppClass)
+	}
+	if s.SpecVersion != "" {
+		cls = append(cls, "SD spec "+s.SpecVersion)
+	}
+	if s.CapacityBytes > 0 {
+		cls = append(cls, "CSD capacity "+fmtBytes(s.CapacityBytes))
+	}
+	if len(cls) > 0 {
+		out = append(out, strings.Join(cls, ", "))
+	}
+	if s.Timing != "" {
+		out = append(out, fmt.Sprintf("bus: %s, %d-bit, %.1f MHz", s.Timing, s.BusWidthBits, float64(s.ClockHz)/1e6))
+	}
+	if s.CommandQueue != nil {
+		out = append(out, fmt.Sprintf("command queueing enabled in the device tree: %v", *s.CommandQueue))
+	}
+	if s.Suspect {
+		out = append(out, "registers unlike a genuine card's: "+strings.Join(s.SuspectReasons, "; "))
+	}
+	return out
+}
+
+// usbLines describes a USB drive: its ids, the bridge and the drive behind it, the hubs on
+// the way.
+func usbLines(u *probe.USB) []string {
+	var out []string
+	line := fmt.Sprintf("USB %s:%s %q %q, USB %s, driver %s", u.VID, u.PID, u.Manufacturer, u.Product, orDash(u.Version), orDash(u.Driver))
+	out = append(out, line)
+	if b := u.Bridge; b != nil {
+		out = append(out, fmt.Sprintf("bridge: %s %s (%s, UAS %v)", b.Vendor, b.Chip, b.Kind, b.UAS))
+	}
+	if u.SCSIVendor != "" || u.SCSIModel != "" {
+		out = append(out, fmt.Sprintf("SCSI inquiry: %q %q", u.SCSIVendor, u.SCSIModel))
+	}
+	if d := u.Drive; d != nil {
+		out = append(out, fmt.Sprintf("drive behind the bridge: %s, firmware %s", d.Model, orDash(d.Firmware)))
+	}
+	for _, h := range u.Hubs {
+		out = append(out, "through hub "+h)
+	}
+	if u.UASDisabledByQuirk {
+		out = append(out, "UAS disabled by usb-storage quirk "+u.Quirks)
 	}
 	return out
 }
