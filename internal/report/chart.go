@@ -378,14 +378,25 @@ func contains(s []string, v string) bool {
 // sample, which the runner takes within its sampling interval of that start.
 func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 	c := chart{width: chartWidth, aligned: true}
+	p, maxX, err := sustainedRatePlot(r, t)
+	if err != nil {
+		return c, err
+	}
+	c.panels = append(c.panels, panel{p, 3.5 * vg.Inch}, panel{sustainedTempPlot(r, t, maxX), 2.5 * vg.Inch})
+	return c, nil
+}
+
+// sustainedRatePlot is the upper panel of sustainedChart, with the last second of the series
+// the lower panel shares as its x axis.
+func sustainedRatePlot(r *record.Run, t *record.Test) (p *plot, maxX float64, err error) {
 	pts := make([][2]float64, len(t.Series))
-	maxX, ymax := 0.0, math.Inf(-1)
+	ymax := math.Inf(-1)
 	for i, s := range t.Series {
 		pts[i] = [2]float64{s.TS, s.MBPerS}
 		maxX = max(maxX, s.TS)
 		ymax = max(ymax, s.MBPerS)
 	}
-	p := newPlot()
+	p = newPlot()
 	p.x.ticks, p.y.ticks = niceTicks{want: 8}, niceTicks{want: 6}
 	p.title = shorten(deviceLine(r), 90) + "\n" + fmt.Sprintf("sustained write (%s), %s written", t.Name, fmtBytes(t.Sustained.WrittenBytes))
 	p.x.label = "seconds since the write began"
@@ -399,7 +410,7 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 	if s := t.Sustained; s.CliffFound {
 		label := fmt.Sprintf("cliff at %s (%s MB/s to %s MB/s)", fmtSeconds(s.CliffAtS), fmtRate(s.BeforeMBPerS), fmtRate(s.AfterMBPerS))
 		if err := vline(p, s.CliffAtS, 0, ymax, colorCeiling, label); err != nil {
-			return c, fmt.Errorf("sustained chart: %w", err)
+			return nil, 0, fmt.Errorf("sustained chart: %w", err)
 		}
 		p.x.max = max(p.x.max, s.CliffAtS)
 	}
@@ -419,8 +430,12 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 		}
 		p.legend = append(p.legend, legendEntry{label, style})
 	}
-	c.panels = append(c.panels, panel{p, 3.5 * vg.Inch})
+	return p, maxX, nil
+}
 
+// sustainedTempPlot is the lower panel of sustainedChart: the SoC and drive temperatures of
+// test t's sensor samples, over seconds 0 to maxX.
+func sustainedTempPlot(r *record.Run, t *record.Test, maxX float64) *plot {
 	var soc, drive [][2]float64
 	first := -1.0
 	for _, s := range r.Sensors {
@@ -472,8 +487,7 @@ func sustainedChart(r *record.Run, t *record.Test) (chart, error) {
 	if tp.y.max > tp.y.min {
 		tp.y.max += (tp.y.max-tp.y.min)*0.35 + 1 // headroom for the legend
 	}
-	c.panels = append(c.panels, panel{tp, 2.5 * vg.Inch})
-	return c, nil
+	return tp
 }
 
 // longCopyRate is the rate a long copy keeps as the sustained block records it: the settled
