@@ -94,49 +94,10 @@ func describeDisk(o Options, r *Report, diskDir string) {
 		r.Loop, h = readLoop(diskDir)
 		r.Link = append(r.Link, h)
 	case hasDir(dirs, "mmc_host"):
-		card := filepath.Join(o.path("/sys/class/block"), name, "device")
-		cardDir, err := filepath.EvalSymlinks(card)
-		if err != nil {
-			break
-		}
-		sd, h, note := readMMC(o, cardDir)
-		r.SD, r.Device.Class = sd, ClassMicroSD
-		if sd.Type == "MMC" {
-			r.Device.Class = ClassEMMC
-		}
-		r.Device.Vendor, r.Device.Model = sd.Manufacturer, sd.Name
-		r.Device.SerialHash = sd.SerialHash
-		r.Link = append(r.Link, h)
-		if note != "" {
-			r.Notes = append(r.Notes, note)
-		}
-		r.Link = append(r.Link, pcieHops(dirs)...)
+		describeMMC(o, r, dirs)
 	default:
 		if ifDir, ok := findUp(dirs, reUSBIface); ok {
-			u, hops := readUSB(o, dirs, ifDir)
-			u.SCSIVendor, u.SCSIModel = r.Device.Vendor, r.Device.Model
-			if u.Bridge != nil && u.Bridge.Kind == "usb-sata" && !o.NoIoctl {
-				id, err := ataIdentify(o, r.Device.Path)
-				if err == nil {
-					u.Drive = id
-				} else if o.live() {
-					r.Notes = append(r.Notes, fmt.Sprintf("drive behind the %s bridge did not answer ATA IDENTIFY: %v", u.Bridge.Chip, err))
-				}
-			}
-			r.USB = u
-			r.Device.Class = usbClass(u, r.Device, r.Queue)
-			if u.Drive != nil && u.Drive.Model != "" {
-				r.Device.Model = u.Drive.Model
-				r.Device.Vendor = ""
-			}
-			// The drive's own serial when the bridge passed IDENTIFY through, else the USB
-			// device's (a stick's controller is the drive).
-			r.Device.SerialHash = u.SerialHash
-			if u.Drive != nil && u.Drive.SerialHash != "" {
-				r.Device.SerialHash = u.Drive.SerialHash
-			}
-			r.Link = append(r.Link, hops...)
-			r.Link = append(r.Link, pcieHops(dirs)...)
+			describeUSB(o, r, dirs, ifDir)
 			break
 		}
 		if ctrl, ok := nvmeController(dirs); ok {
@@ -147,19 +108,7 @@ func describeDisk(o Options, r *Report, diskDir string) {
 			break
 		}
 		if port, ok := findUp(dirs, reATAPort); ok {
-			s, h := readSATA(o, port, diskDir)
-			r.SATA, r.Device.Class = s, sataClass(s)
-			if r.Device.Vendor == "ATA" { // libata's INQUIRY vendor, not the drive's maker
-				r.Device.Vendor = ""
-			}
-			if s.Model != "" {
-				r.Device.Model = s.Model
-			}
-			if s.SerialHash != "" {
-				r.Device.SerialHash = s.SerialHash
-			}
-			r.Link = append(r.Link, h)
-			r.Link = append(r.Link, pcieHops(dirs)...)
+			describeSATA(o, r, dirs, port, diskDir)
 			break
 		}
 		if v, ok := findUp(dirs, reVirtio); ok {
@@ -170,6 +119,73 @@ func describeDisk(o Options, r *Report, diskDir string) {
 		}
 	}
 	setCeiling(r)
+}
+
+// describeMMC fills r for an SD card or eMMC: the card's registers name the device.
+func describeMMC(o Options, r *Report, dirs []string) {
+	card := filepath.Join(o.path("/sys/class/block"), r.Device.Name, "device")
+	cardDir, err := filepath.EvalSymlinks(card)
+	if err != nil {
+		return
+	}
+	sd, h, note := readMMC(o, cardDir)
+	r.SD, r.Device.Class = sd, ClassMicroSD
+	if sd.Type == "MMC" {
+		r.Device.Class = ClassEMMC
+	}
+	r.Device.Vendor, r.Device.Model = sd.Manufacturer, sd.Name
+	r.Device.SerialHash = sd.SerialHash
+	r.Link = append(r.Link, h)
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	r.Link = append(r.Link, pcieHops(dirs)...)
+}
+
+// describeUSB fills r for a USB drive whose interface is ifDir, asking a USB-SATA bridge
+// for the drive behind it.
+func describeUSB(o Options, r *Report, dirs []string, ifDir string) {
+	u, hops := readUSB(o, dirs, ifDir)
+	u.SCSIVendor, u.SCSIModel = r.Device.Vendor, r.Device.Model
+	if u.Bridge != nil && u.Bridge.Kind == "usb-sata" && !o.NoIoctl {
+		id, err := ataIdentify(o, r.Device.Path)
+		if err == nil {
+			u.Drive = id
+		} else if o.live() {
+			r.Notes = append(r.Notes, fmt.Sprintf("drive behind the %s bridge did not answer ATA IDENTIFY: %v", u.Bridge.Chip, err))
+		}
+	}
+	r.USB = u
+	r.Device.Class = usbClass(u, r.Device, r.Queue)
+	if u.Drive != nil && u.Drive.Model != "" {
+		r.Device.Model = u.Drive.Model
+		r.Device.Vendor = ""
+	}
+	// The drive's own serial when the bridge passed IDENTIFY through, else the USB
+	// device's (a stick's controller is the drive).
+	r.Device.SerialHash = u.SerialHash
+	if u.Drive != nil && u.Drive.SerialHash != "" {
+		r.Device.SerialHash = u.Drive.SerialHash
+	}
+	r.Link = append(r.Link, hops...)
+	r.Link = append(r.Link, pcieHops(dirs)...)
+}
+
+// describeSATA fills r for an ATA disk on port: IDENTIFY names the drive.
+func describeSATA(o Options, r *Report, dirs []string, port, diskDir string) {
+	s, h := readSATA(o, port, diskDir)
+	r.SATA, r.Device.Class = s, sataClass(s)
+	if r.Device.Vendor == "ATA" { // libata's INQUIRY vendor, not the drive's maker
+		r.Device.Vendor = ""
+	}
+	if s.Model != "" {
+		r.Device.Model = s.Model
+	}
+	if s.SerialHash != "" {
+		r.Device.SerialHash = s.SerialHash
+	}
+	r.Link = append(r.Link, h)
+	r.Link = append(r.Link, pcieHops(dirs)...)
 }
 
 // pcieHops is the PCIe link nearest the device, if there is one (the Pi 4's VL805, an
