@@ -22,11 +22,6 @@ type BoardData struct {
 	Pager  Pager        `json:"pager"`
 }
 
-func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(boardPage), s.boardData)
-}
-func (s *Server) boardAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.boardData) }
-
 func (s *Server) boardData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	name := q.Get("name")

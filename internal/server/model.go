@@ -58,11 +58,6 @@ const modelRuns = 2000
 
 func modelPath(key string) string { return "/model?key=" + url.QueryEscape(key) }
 
-func (s *Server) modelPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(modelPage), s.modelData)
-}
-func (s *Server) modelAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.modelData) }
-
 func (s *Server) modelData(r *http.Request) (any, error) {
 	key := r.URL.Query().Get("key")
 	if key == "" {
