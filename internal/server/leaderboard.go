@@ -135,7 +135,12 @@ func (s *Server) familyCounts(ctx context.Context) (map[string]int, error) {
 
 // familyEntries are a board family's listed, ranked results as the comparison model's entries.
 func (s *Server) familyEntries(ctx context.Context, family string) ([]compare.Entry, error) {
-	rows, err := s.st.RankRows(ctx, family)
+	return entriesOf(s.st.RankRows(ctx, family))
+}
+
+// entriesOf turns the stored decisions a store query read back into the comparison model's
+// entries, or passes on the query's error.
+func entriesOf(rows []store.RankRow, err error) ([]compare.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
