@@ -171,6 +171,19 @@ func (ts *testServer) get(t *testing.T, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// roundTrip sends req and returns the answer with its body read and closed; a request that
+// gets no answer fails the test.
+func roundTrip(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
+}
+
 func (ts *testServer) getJSON(t *testing.T, path string, v any) int {
 	t.Helper()
 	code, body := ts.get(t, path)
