@@ -6,16 +6,12 @@ import (
 
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // The server's behaviour under slow clients, outages, proxies and privacy, on both back ends.
 func TestHoldSQLite(t *testing.T) { runHoldSuite(t, sqliteDSN) }
 
-func TestHoldPostgres(t *testing.T) {
-	srv := pg.Start(t)
-	runHoldSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, srv) })
-}
+func TestHoldPostgres(t *testing.T) { runHoldSuite(t, postgresDSN(t)) }
 
 func runHoldSuite(t *testing.T, dsn newDSN) {
 	for _, tt := range []struct {

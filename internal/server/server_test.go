@@ -29,9 +29,12 @@ func sqliteDSN(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir
 
 func TestServerSQLite(t *testing.T) { runSuite(t, sqliteDSN) }
 
-func TestServerPostgres(t *testing.T) {
+func TestServerPostgres(t *testing.T) { runSuite(t, postgresDSN(t)) }
+
+// postgresDSN starts one PostgreSQL for a suite and gives each of its tests an empty database there.
+func postgresDSN(t *testing.T) newDSN {
 	srv := pg.Start(t)
-	runSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, srv) })
+	return func(t *testing.T) string { return pg.NewDatabase(t, srv) }
 }
 
 // runSuite is the server suite every back end must pass unchanged.
