@@ -77,7 +77,7 @@ type openAPI struct {
 // Every API route is in the document, every documented operation is served, and the document
 // says 3.1.
 func TestOpenAPIRoutes(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	var doc openAPI
 	if c := ts.getJSON(t, "/api/v1/openapi.json", &doc); c != 200 || doc.OpenAPI != "3.1.0" {
 		t.Fatalf("openapi = %d %q", c, doc.OpenAPI)

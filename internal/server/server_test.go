@@ -144,11 +144,16 @@ func (ts *testServer) post(t *testing.T, body []byte) (int, map[string]any) {
 	return resp.StatusCode, out
 }
 
-// startSeededServer is a server without rate limits on a new SQLite database that holds the
-// published results.
+// startUnlimited is a server without rate limits on a new SQLite database.
+func startUnlimited(t *testing.T) *testServer {
+	t.Helper()
+	return startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+}
+
+// startSeededServer is startUnlimited's server once it holds the published results.
 func startSeededServer(t *testing.T) *testServer {
 	t.Helper()
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
 		t.Fatal(err)
 	}
@@ -545,7 +550,7 @@ func TestNoStackTraceToClients(t *testing.T) {
 // TestConcurrentUploadsShareCommits uploads from many clients at once: every upload is answered
 // and stored exactly once, duplicates among them included.
 func TestConcurrentUploadsShareCommits(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	const clients, each = 8, 20
 	codes := make(chan int, clients*each)
 	done := make(chan struct{})
