@@ -14,19 +14,14 @@ func TestHoldSQLite(t *testing.T) { runHoldSuite(t, sqliteDSN) }
 func TestHoldPostgres(t *testing.T) { runHoldSuite(t, postgresDSN(t)) }
 
 func runHoldSuite(t *testing.T, dsn newDSN) {
-	for _, tt := range []struct {
-		name string
-		fn   func(t *testing.T, dsn string)
-	}{
+	runOnDatabases(t, dsn, []databaseTest{
 		{"PrivateDropped", testPrivateDropped},
 		{"SlowBodies", testSlowBodies},
 		{"BodyMemory", testBodyMemory},
 		{"HealthzNotLimited", testHealthzNotLimited},
 		{"TrustedProxy", testTrustedProxy},
 		{"Deletion", testDeletion},
-	} {
-		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
-	}
+	})
 }
 
 // A raw upload carrying local paths, a mount's source and user names in its options and a

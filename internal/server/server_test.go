@@ -62,15 +62,23 @@ func runSuite(t *testing.T, dsn newDSN) {
 		})
 	}
 	// Tests that start their server with options of their own.
-	for _, tt := range []struct {
-		name string
-		fn   func(t *testing.T, dsn string)
-	}{
+	runOnDatabases(t, dsn, []databaseTest{
 		{"AbusePrefixes", testAbusePrefixes},
 		{"HiddenLeavesAtOnce", testHiddenLeavesAtOnce},
 		{"Gate", testGate},
 		{"DiskFull", testDiskFull},
-	} {
+	})
+}
+
+// databaseTest is a subtest that starts its own server on the database it is given.
+type databaseTest struct {
+	name string
+	fn   func(t *testing.T, dsn string)
+}
+
+// runOnDatabases runs each test as a subtest on an empty database of its own.
+func runOnDatabases(t *testing.T, dsn newDSN, tests []databaseTest) {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
 	}
 }
