@@ -263,13 +263,8 @@ func testGate(t *testing.T, dsn string) {
 	for len(srv.gate.queue) == 0 {
 		time.Sleep(5 * time.Millisecond) // until the request above waits in the queue
 	}
-	resp, err := http.Get(ts.URL + "/api/v1/home")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !json.Valid(body) {
+	resp, body := fetch(t, ts.URL+"/api/v1/home")
+	if !retryLater(resp) || !json.Valid(body) {
 		t.Errorf("past the slot and the queue: %d Retry-After %q %s; want 503 with Retry-After, JSON", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 	if c := <-queued; c != http.StatusServiceUnavailable {

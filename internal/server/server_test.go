@@ -178,13 +178,24 @@ func (ts *testServer) mustPost(t *testing.T, r *record.Run) {
 
 func (ts *testServer) get(t *testing.T, path string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(ts.URL + path)
+	resp, b := fetch(t, ts.URL+path)
+	return resp.StatusCode, string(b)
+}
+
+// fetch GETs url; see roundTrip.
+func fetch(t *testing.T, url string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return roundTrip(t, req)
+}
+
+// retryLater reports whether resp is a 503 with Retry-After: busy, full or without its
+// database, and saying when to try again.
+func retryLater(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != ""
 }
 
 // roundTrip sends req and returns the answer with its body read and closed; a request that
@@ -245,12 +256,7 @@ func testSubmitAndShow(t *testing.T, ts *testServer) {
 		}
 	}
 	// The raw download is the stored record, byte for byte.
-	resp, err := http.Get(ts.URL + "/result/run-1/raw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, got := fetch(t, ts.URL+"/result/run-1/raw")
 	if !bytes.Equal(got, raw) || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
 		t.Errorf("raw = %s (%s), want the uploaded record", got, resp.Header.Get("Content-Disposition"))
 	}
@@ -543,12 +549,7 @@ func TestNoStackTraceToClients(t *testing.T) {
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	for _, path := range []string{"/api/v1/home", "/", "/api/v1/search?q=x"} {
-		resp, err := http.Get(ts.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, body := fetch(t, ts.URL+path)
 		if resp.StatusCode != 500 || strings.Contains(string(body), "goroutine") || strings.Contains(string(body), ".go:") || !strings.Contains(string(body), "internal error") {
 			t.Errorf("GET %s = %d %q", path, resp.StatusCode, body)
 		}
@@ -616,7 +617,7 @@ func TestUploadAfterCloseAnswers503(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+	if !retryLater(resp) {
 		t.Errorf("upload after Close = %s", resp.Status)
 	}
 }
