@@ -90,20 +90,7 @@ func metricCharts(lb Leaderboard) []BarChart {
 			}
 			var bars []bar
 			for _, d := range sec.Drives {
-				var v *float64
-				switch m {
-				case compare.MetricScore:
-					v = d.Score
-				case compare.MetricSeqRead:
-					v = d.SeqRead
-				case compare.MetricSeqWrite:
-					v = d.SeqWrite
-				case compare.MetricRandRead:
-					v = d.RandRead
-				case compare.MetricRandWrite:
-					v = d.RandWrite
-				}
-				if v != nil {
+				if v := d.Medians.of(m); v != nil {
 					bars = append(bars, bar{d.Name, *v})
 				}
 			}

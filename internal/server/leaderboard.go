@@ -93,6 +93,23 @@ func mediansOf(d compare.RankedDrive) Medians {
 		RandRead: d.MedianOf(compare.MetricRandRead), RandWrite: d.MedianOf(compare.MetricRandWrite)}
 }
 
+// of is the median of metric m, nil when absent.
+func (md Medians) of(m compare.Metric) *float64 {
+	switch m {
+	case compare.MetricScore:
+		return md.Score
+	case compare.MetricSeqRead:
+		return md.SeqRead
+	case compare.MetricSeqWrite:
+		return md.SeqWrite
+	case compare.MetricRandRead:
+		return md.RandRead
+	case compare.MetricRandWrite:
+		return md.RandWrite
+	}
+	return nil
+}
+
 // LeaderAbsent is a drive of the class without the basis figure: "not ranked: only …".
 type LeaderAbsent struct {
 	Name    string `json:"name"`
