@@ -116,13 +116,9 @@ func testContract(t *testing.T, ts *testServer) {
 		if ct != "" {
 			req.Header.Set("Content-Type", ct)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp, body := roundTrip(t, req)
 		var e apiError
-		_ = json.NewDecoder(resp.Body).Decode(&e)
-		resp.Body.Close()
+		_ = json.Unmarshal(body, &e)
 		if resp.StatusCode != http.StatusUnsupportedMediaType || e.Error == "" {
 			t.Errorf("Content-Type %q: %d %q, want 415 with a JSON error", ct, resp.StatusCode, e.Error)
 		}
@@ -130,13 +126,9 @@ func testContract(t *testing.T, ts *testServer) {
 	req, _ := http.NewRequest("POST", ts.URL+"/api/v1/results", bytes.NewReader(good))
 	req.Header.Set("Content-Type", "application/json; charset=UTF-8")
 	req.Host = "evil.example"
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := roundTrip(t, req)
 	var out submitted
-	_ = json.NewDecoder(resp.Body).Decode(&out)
-	resp.Body.Close()
+	_ = json.Unmarshal(body, &out)
 	if resp.StatusCode != 201 || out.URL != ts.URL+"/result/ct-1" {
 		t.Errorf("with Host evil.example: %d, permalink %q; want 201 and %s/result/ct-1", resp.StatusCode, out.URL, ts.URL)
 	}
@@ -162,12 +154,7 @@ func testContract(t *testing.T, ts *testServer) {
 		{"GET", "/nothing", 404, "", false},
 	} {
 		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, body := roundTrip(t, req)
 		isJSON := strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && json.Valid(body)
 		if resp.StatusCode != c.code || resp.Header.Get("Allow") != c.allow || isJSON != c.json {
 			t.Errorf("%s %s: %d Allow %q JSON %v; want %d %q %v", c.method, c.path, resp.StatusCode, resp.Header.Get("Allow"), isJSON, c.code, c.allow, c.json)
@@ -276,13 +263,8 @@ func testGate(t *testing.T, dsn string) {
 	for len(srv.gate.queue) == 0 {
 		time.Sleep(5 * time.Millisecond) // until the request above waits in the queue
 	}
-	resp, err := http.Get(ts.URL + "/api/v1/home")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !json.Valid(body) {
+	resp, body := fetch(t, ts.URL+"/api/v1/home")
+	if !retryLater(resp) || !json.Valid(body) {
 		t.Errorf("past the slot and the queue: %d Retry-After %q %s; want 503 with Retry-After, JSON", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 	if c := <-queued; c != http.StatusServiceUnavailable {

@@ -22,11 +22,6 @@ type BoardData struct {
 	Pager  Pager        `json:"pager"`
 }
 
-func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(boardPage), s.boardData)
-}
-func (s *Server) boardAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.boardData) }
-
 func (s *Server) boardData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	name := q.Get("name")
@@ -95,20 +90,7 @@ func metricCharts(lb Leaderboard) []BarChart {
 			}
 			var bars []bar
 			for _, d := range sec.Drives {
-				var v *float64
-				switch m {
-				case compare.MetricScore:
-					v = d.Score
-				case compare.MetricSeqRead:
-					v = d.SeqRead
-				case compare.MetricSeqWrite:
-					v = d.SeqWrite
-				case compare.MetricRandRead:
-					v = d.RandRead
-				case compare.MetricRandWrite:
-					v = d.RandWrite
-				}
-				if v != nil {
+				if v := d.Medians.of(m); v != nil {
 					bars = append(bars, bar{d.Name, *v})
 				}
 			}

@@ -295,15 +295,7 @@ func (s *Server) holds(ctx context.Context, run *record.Run, addr string) ([]Fla
 // modelEntries are a drive model's listed results as the comparison model reads them, fresh
 // from the store (one indexed query): an upload is judged against what is stored now.
 func (s *Server) modelEntries(ctx context.Context, modelKey string) ([]compare.Entry, error) {
-	rows, err := s.st.ModelRows(ctx, modelKey, modelRuns)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]compare.Entry, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, entryOf(r))
-	}
-	return out, nil
+	return entriesOf(s.st.ModelRows(ctx, modelKey, modelRuns))
 }
 
 // farBelow is the note a listed result far below its drive model's results gets.

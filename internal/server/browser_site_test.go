@@ -46,21 +46,10 @@ func TestBrowserSitePages(t *testing.T) {
 	ctx := newBrowser(t)
 	shots := artifactsDir(t)
 	ts := startSeededServer(t)
-	var a, b *record.Run
-	for i, mb := range []float64{38, 40, 41, 43, 39} {
-		r := sampleRecord("sa"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B Rev 1.4", mb)
+	a, b := postTwoDrives(t, ts, "s", "Raspberry Pi 4 Model B Rev 1.4", func(i int, r *record.Run) {
 		price := 11 + float64(i) // sent with --price: the value page charts USD per MB/s too
 		r.PriceUSD = &price
-		r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Minute)
-		a = r
-		ts.mustPost(t, r)
-	}
-	for i, mb := range []float64{20, 22} {
-		r := sampleRecord("sb"+itoa(i), "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", mb)
-		r.CreatedAt = r.CreatedAt.Add(time.Hour + time.Duration(i)*time.Minute)
-		b = r
-		ts.mustPost(t, r)
-	}
+	})
 	ka, kb := url.QueryEscape(a.DeviceKey()), url.QueryEscape(b.DeviceKey())
 	pages := []struct {
 		name, path string

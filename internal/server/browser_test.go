@@ -124,24 +124,33 @@ func canvasDrawn(id string) string {
   return false; })()`
 }
 
+// postTwoDrives uploads two drives with several results each, so the distribution has bins and
+// sorting has work: five of a SanDisk Extreme A2 on board (each changed by edit, when given,
+// before it is sent) and, an hour later, two of a Samsung EVO Plus on a Pi 4 Model B. The ids
+// start with prefix; a and b are each drive's last result.
+func postTwoDrives(t *testing.T, ts *testServer, prefix, board string, edit func(i int, r *record.Run)) (a, b *record.Run) {
+	t.Helper()
+	for i, mb := range []float64{38, 40, 41, 43, 39} {
+		a = sampleRecord(prefix+"a"+itoa(i), "SanDisk", "Extreme A2", board, mb)
+		if edit != nil {
+			edit(i, a)
+		}
+		a.CreatedAt = a.CreatedAt.Add(time.Duration(i) * time.Minute)
+		ts.mustPost(t, a)
+	}
+	for i, mb := range []float64{20, 22} {
+		b = sampleRecord(prefix+"b"+itoa(i), "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", mb)
+		b.CreatedAt = b.CreatedAt.Add(time.Hour + time.Duration(i)*time.Minute)
+		ts.mustPost(t, b)
+	}
+	return a, b
+}
+
 func TestBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	shots := artifactsDir(t)
 	ts := startSeededServer(t)
-	// Two drives, several results each, so the distribution has bins and sorting has work.
-	var a, b *record.Run
-	for i, mb := range []float64{38, 40, 41, 43, 39} {
-		r := sampleRecord("ba"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", mb)
-		r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Minute)
-		a = r
-		ts.mustPost(t, r)
-	}
-	for i, mb := range []float64{20, 22} {
-		r := sampleRecord("bb"+itoa(i), "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", mb)
-		r.CreatedAt = r.CreatedAt.Add(time.Hour + time.Duration(i)*time.Minute)
-		b = r
-		ts.mustPost(t, r)
-	}
+	a, b := postTwoDrives(t, ts, "b", "Raspberry Pi 4 Model B", nil)
 
 	// Search from the home page's box, as a user would.
 	do(t, ctx, "search",

@@ -43,11 +43,6 @@ type CompareCell struct {
 
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 
-func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(comparePage), s.compareData)
-}
-func (s *Server) compareAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.compareData) }
-
 func (s *Server) compareData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	drives, results := nonEmpty(q["drive"]), nonEmpty(q["result"]) // a form's blank fields say nothing

@@ -12,11 +12,7 @@ func deleteWith(t *testing.T, ts *testServer, id, auth string) int {
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp, _ := roundTrip(t, req)
 	return resp.StatusCode
 }
 

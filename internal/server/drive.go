@@ -67,9 +67,8 @@ func (s *Server) drivePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.asPage(w, r, view(drivePage), s.driveData)
+	s.asPage(view(drivePage), s.driveData)(w, r)
 }
-func (s *Server) driveAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.driveData) }
 
 func (s *Server) driveData(r *http.Request) (any, error) {
 	q := r.URL.Query()

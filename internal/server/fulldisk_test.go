@@ -96,7 +96,7 @@ func testDiskFull(t *testing.T, dsn string) {
 			stored++
 			continue
 		}
-		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(e.Error, "disk is full") {
+		if !retryLater(resp) || !strings.Contains(e.Error, "disk is full") {
 			t.Fatalf("upload %d on a filling disk: %d Retry-After %q %q; want 201 or 503 with Retry-After", i, resp.StatusCode, resp.Header.Get("Retry-After"), e.Error)
 		}
 		if stored == 0 {

@@ -25,25 +25,31 @@ func gone(id string) error {
 // builder makes the data of one page from its request; the HTML and JSON handlers share it.
 type builder func(r *http.Request) (any, error)
 
-func (s *Server) asPage(w http.ResponseWriter, r *http.Request, v page, build builder) {
-	data, err := build(r)
-	if s.answerErr(w, r, err) {
-		return
+// asPage is the HTML handler of a page: the data build makes, shown by v.
+func (s *Server) asPage(v page, build builder) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		data, err := build(r)
+		if s.answerErr(w, r, err) {
+			return
+		}
+		c, ok := v(data)
+		if !ok {
+			s.internal(w, r, fmt.Errorf("server: the page of %s has no view for %T", r.URL.Path, data))
+			return
+		}
+		render(w, http.StatusOK, c)
 	}
-	c, ok := v(data)
-	if !ok {
-		s.internal(w, r, fmt.Errorf("server: the page of %s has no view for %T", r.URL.Path, data))
-		return
-	}
-	render(w, http.StatusOK, c)
 }
 
-func (s *Server) asAPI(w http.ResponseWriter, r *http.Request, build builder) {
-	data, err := build(r)
-	if s.answerErr(w, r, err) {
-		return
+// asAPI is the JSON handler of a page: the same data build makes, as /api/v1 sends it.
+func (s *Server) asAPI(build builder) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		data, err := build(r)
+		if s.answerErr(w, r, err) {
+			return
+		}
+		writeJSON(w, http.StatusOK, data)
 	}
-	writeJSON(w, http.StatusOK, data)
 }
 
 func (s *Server) answerErr(w http.ResponseWriter, r *http.Request, err error) bool {

@@ -11,7 +11,7 @@ import (
 // TestPowerHealthNetworkShown: a result with power figures, drive health and a network copy
 // shows them, small, on its page; one without shows none of the three sections.
 func TestPowerHealthNetworkShown(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	rec := sampleRecord("pwr", "Samsung", "T7", "Pi 5", 300)
 	w, j, local := 6.08, 20.3, 410.0
 	rec.Power = &record.Power{Source: "pi5-pmic", Sensor: "Raspberry Pi 5 PMIC ADC", Scope: "the PMIC's rails"}

@@ -6,31 +6,22 @@ import (
 
 	"github.com/iomark/iomark/internal/probe"
 	"github.com/iomark/iomark/internal/record"
-	"github.com/iomark/iomark/internal/testkit/pg"
 )
 
 // The server's behaviour under slow clients, outages, proxies and privacy, on both back ends.
 func TestHoldSQLite(t *testing.T) { runHoldSuite(t, sqliteDSN) }
 
-func TestHoldPostgres(t *testing.T) {
-	srv := pg.Start(t)
-	runHoldSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, srv) })
-}
+func TestHoldPostgres(t *testing.T) { runHoldSuite(t, postgresDSN(t)) }
 
 func runHoldSuite(t *testing.T, dsn newDSN) {
-	for _, tt := range []struct {
-		name string
-		fn   func(t *testing.T, dsn string)
-	}{
+	runOnDatabases(t, dsn, []databaseTest{
 		{"PrivateDropped", testPrivateDropped},
 		{"SlowBodies", testSlowBodies},
 		{"BodyMemory", testBodyMemory},
 		{"HealthzNotLimited", testHealthzNotLimited},
 		{"TrustedProxy", testTrustedProxy},
 		{"Deletion", testDeletion},
-	} {
-		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
-	}
+	})
 }
 
 // A raw upload carrying local paths, a mount's source and user names in its options and a

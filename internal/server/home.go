@@ -17,11 +17,6 @@ type HomeData struct {
 
 const homeLatest = 10
 
-func (s *Server) homePage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(homePage), s.homeData)
-}
-func (s *Server) homeAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.homeData) }
-
 func (s *Server) homeData(r *http.Request) (any, error) {
 	v, err := s.cache.get(r.Context(), "home", s.buildHome)
 	if err != nil {

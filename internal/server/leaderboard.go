@@ -66,21 +66,48 @@ type LeaderSection struct {
 
 // LeaderRank is one drive's place, with its other headline figures for the reader.
 type LeaderRank struct {
-	Rank       int      `json:"rank"`
-	ModelKey   string   `json:"model_key"`
-	URL        string   `json:"url"`
-	Name       string   `json:"name"`
-	Basis      string   `json:"basis"`
-	BasisLabel string   `json:"basis_label"`
-	Median     float64  `json:"median"`
-	P10        float64  `json:"p10"`
-	P90        float64  `json:"p90"`
-	Results    int      `json:"results"`
-	Score      *float64 `json:"score,omitempty"`
-	SeqRead    *float64 `json:"seq_read_mb_per_s,omitempty"`
-	SeqWrite   *float64 `json:"seq_write_mb_per_s,omitempty"`
-	RandRead   *float64 `json:"rand_read_4k_mb_per_s,omitempty"`
-	RandWrite  *float64 `json:"rand_write_4k_mb_per_s,omitempty"`
+	Rank       int     `json:"rank"`
+	ModelKey   string  `json:"model_key"`
+	URL        string  `json:"url"`
+	Name       string  `json:"name"`
+	Basis      string  `json:"basis"`
+	BasisLabel string  `json:"basis_label"`
+	Median     float64 `json:"median"`
+	P10        float64 `json:"p10"`
+	P90        float64 `json:"p90"`
+	Results    int     `json:"results"`
+	Medians
+}
+
+// Medians are a ranked drive's median headline figures, each absent when its results have none.
+type Medians struct {
+	Score     *float64 `json:"score,omitempty"`
+	SeqRead   *float64 `json:"seq_read_mb_per_s,omitempty"`
+	SeqWrite  *float64 `json:"seq_write_mb_per_s,omitempty"`
+	RandRead  *float64 `json:"rand_read_4k_mb_per_s,omitempty"`
+	RandWrite *float64 `json:"rand_write_4k_mb_per_s,omitempty"`
+}
+
+func mediansOf(d compare.RankedDrive) Medians {
+	return Medians{Score: d.MedianOf(compare.MetricScore), SeqRead: d.MedianOf(compare.MetricSeqRead), SeqWrite: d.MedianOf(compare.MetricSeqWrite),
+		RandRead: d.MedianOf(compare.MetricRandRead), RandWrite: d.MedianOf(compare.MetricRandWrite)}
+}
+
+// of is the median of metric m, nil when absent.
+func (md Medians) of(m compare.Metric) *float64 {
+	switch m {
+	case compare.MetricScore:
+		return md.Score
+	case compare.MetricSeqRead:
+		return md.SeqRead
+	case compare.MetricSeqWrite:
+		return md.SeqWrite
+	case compare.MetricRandRead:
+		return md.RandRead
+	case compare.MetricRandWrite:
+		return md.RandWrite
+	}
+	return nil
 }
 
 // LeaderAbsent is a drive of the class without the basis figure: "not ranked: only …".
@@ -125,7 +152,12 @@ func (s *Server) familyCounts(ctx context.Context) (map[string]int, error) {
 
 // familyEntries are a board family's listed, ranked results as the comparison model's entries.
 func (s *Server) familyEntries(ctx context.Context, family string) ([]compare.Entry, error) {
-	rows, err := s.st.RankRows(ctx, family)
+	return entriesOf(s.st.RankRows(ctx, family))
+}
+
+// entriesOf turns the stored decisions a store query read back into the comparison model's
+// entries, or passes on the query's error.
+func entriesOf(rows []store.RankRow, err error) ([]compare.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -239,9 +271,7 @@ func rankLeaders(counts map[string]int, entries []compare.Entry, f leaderFilter)
 			Sentence: rk.Sentence, Results: rk.Results, Drives: []LeaderRank{}, NotRanked: []LeaderAbsent{}}
 		for _, d := range rk.Drives {
 			lr := LeaderRank{Rank: d.Rank, ModelKey: d.Model.Key, URL: modelPath(d.Model.Key), Name: d.Model.Name,
-				Basis: string(rk.Basis), BasisLabel: rk.Basis.Label(), Median: d.Median, P10: d.P10, P90: d.P90, Results: d.Results}
-			lr.Score, lr.SeqRead, lr.SeqWrite = d.MedianOf(compare.MetricScore), d.MedianOf(compare.MetricSeqRead), d.MedianOf(compare.MetricSeqWrite)
-			lr.RandRead, lr.RandWrite = d.MedianOf(compare.MetricRandRead), d.MedianOf(compare.MetricRandWrite)
+				Basis: string(rk.Basis), BasisLabel: rk.Basis.Label(), Median: d.Median, P10: d.P10, P90: d.P90, Results: d.Results, Medians: mediansOf(d)}
 			sec.Drives = append(sec.Drives, lr)
 		}
 		for _, u := range rk.NotRanked {

@@ -66,7 +66,7 @@ func TestHomeLeaderboard(t *testing.T) {
 // Two loop-device uploads are two results, never ranked and without a drive model page; a
 // submitted pibenchmarks run's score is listed.
 func TestVirtualUploadsAndScores(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	for i := range 2 {
 		r := sampleRecord("loop"+itoa(i), "", "", "Raspberry Pi 4 Model B Rev 1.4", 40)
 		r.SD = nil
@@ -144,7 +144,7 @@ func rankLeadersFor(t *testing.T, ts *testServer, family, class string) Leaderbo
 // A board the list does not name ranks among PCs when its kernel is x86, else among other
 // SBCs; a board filter lands on the family its results gave.
 func TestLeaderboardFamilyByArch(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	for i, c := range []struct{ board, arch, model string }{
 		{"Dell Inc. OptiPlex 7070", "x86_64", "Desk Card"},
 		{"Pine64 RockPro64 v2.1", "aarch64", "Arm Card"},

@@ -30,21 +30,17 @@ type DeviceLink struct {
 
 // ModelGroup is the model's results on one family at one link setting.
 type ModelGroup struct {
-	Family    string    `json:"family"`
-	Setting   string    `json:"setting,omitempty"`
-	Results   int       `json:"results"`
-	Rank      int       `json:"rank,omitempty"` // in its family's ranking; 0 when not ranked
-	Of        int       `json:"of,omitempty"`
-	Basis     string    `json:"basis,omitempty"`
-	RankURL   string    `json:"rank_url,omitempty"`
-	Score     *float64  `json:"score,omitempty"`
-	SeqRead   *float64  `json:"seq_read_mb_per_s,omitempty"`
-	SeqWrite  *float64  `json:"seq_write_mb_per_s,omitempty"`
-	RandRead  *float64  `json:"rand_read_4k_mb_per_s,omitempty"`
-	RandWrite *float64  `json:"rand_write_4k_mb_per_s,omitempty"`
-	Runs      []RunFigs `json:"runs"`
-	Boards    []string  `json:"boards"`
-	Notes     []string  `json:"notes,omitempty"`
+	Family  string    `json:"family"`
+	Setting string    `json:"setting,omitempty"`
+	Results int       `json:"results"`
+	Rank    int       `json:"rank,omitempty"` // in its family's ranking; 0 when not ranked
+	Of      int       `json:"of,omitempty"`
+	Basis   string    `json:"basis,omitempty"`
+	RankURL string    `json:"rank_url,omitempty"`
+	Medians           // the model's, in its family's ranking
+	Runs    []RunFigs `json:"runs"`
+	Boards  []string  `json:"boards"`
+	Notes   []string  `json:"notes,omitempty"`
 }
 
 // RunFigs is one result of a model group with its headline figures.
@@ -57,11 +53,6 @@ type RunFigs struct {
 const modelRuns = 2000
 
 func modelPath(key string) string { return "/model?key=" + url.QueryEscape(key) }
-
-func (s *Server) modelPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(modelPage), s.modelData)
-}
-func (s *Server) modelAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.modelData) }
 
 func (s *Server) modelData(r *http.Request) (any, error) {
 	key := r.URL.Query().Get("key")
@@ -130,8 +121,7 @@ func (s *Server) modelData(r *http.Request) (any, error) {
 			for _, dr := range rk.Drives {
 				if dr.Model.Key == key {
 					g.Rank = dr.Rank
-					g.Score, g.SeqRead, g.SeqWrite = dr.MedianOf(compare.MetricScore), dr.MedianOf(compare.MetricSeqRead), dr.MedianOf(compare.MetricSeqWrite)
-					g.RandRead, g.RandWrite = dr.MedianOf(compare.MetricRandRead), dr.MedianOf(compare.MetricRandWrite)
+					g.Medians = mediansOf(dr)
 				}
 			}
 		}

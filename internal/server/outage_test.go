@@ -69,21 +69,11 @@ func TestDatabaseOutagePostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 5 {
-		resp, err := http.Get(ts.URL + "/healthz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		if resp, _ := fetch(t, ts.URL+"/healthz"); !retryLater(resp) {
 			t.Errorf("/healthz with the database stopped: %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 		}
 		for _, path := range []string{"/api/v1/home", "/api/v1/results/before-1", "/search?q=kingston"} {
-			resp, err := http.Get(ts.URL + path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+			if resp, _ := fetch(t, ts.URL+path); !retryLater(resp) {
 				t.Errorf("%s with the database stopped: %d Retry-After %q, want 503 with Retry-After", path, resp.StatusCode, resp.Header.Get("Retry-After"))
 			}
 		}

@@ -11,7 +11,7 @@ import (
 // Without JavaScript, a name typed into compare or value is searched, and the page offers the
 // matching drives; following an offer puts the drive's key in place of the name.
 func TestPickerWithoutScript(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	a := sampleRecord("pick-1", "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", 40)
 	b := sampleRecord("pick-2", "Samsung", "EVO Plus", "Raspberry Pi 4 Model B", 20)
 	for _, r := range []*record.Run{a, b} {

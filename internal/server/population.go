@@ -100,13 +100,9 @@ func (p *popData) among(m compare.Metric, method, run, key string) (all, ofModel
 // nothing of the population ranks.
 func (s *Server) groupRanking(ctx context.Context, family, class, setting string) (*compare.Ranking, error) {
 	v, err := s.cache.get(ctx, popKey("ranking", family, class, setting), func(ctx context.Context) (any, error) {
-		rows, err := s.st.PopulationRows(ctx, family, class, setting)
+		es, err := entriesOf(s.st.PopulationRows(ctx, family, class, setting))
 		if err != nil {
 			return nil, err
-		}
-		es := make([]compare.Entry, 0, len(rows))
-		for _, r := range rows {
-			es = append(es, entryOf(r))
 		}
 		for _, rk := range compare.Rank(es, family) {
 			if rk.Class == class && rk.Setting == setting {

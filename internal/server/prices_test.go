@@ -9,7 +9,7 @@ import (
 // The value page prices each drive at the median of the prices its results state (--price),
 // with their count, beside the price the visitor gives.
 func TestValueSentPrices(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	for i, price := range []float64{10, 14, 12} {
 		r := sampleRecord("price-"+itoa(i), "SanDisk", "Extreme A2", "Raspberry Pi 4 Model B", 40)
 		p := price

@@ -57,7 +57,7 @@ func TestPublishedRecordListsEveryFigure(t *testing.T) {
 // A stored published row that this iomark makes differently (an older mapping) is replaced at
 // the next seeding, and its score, which older seeds dropped, is stored and listed.
 func TestSeedPublishedReplacesChangedRows(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	ctx := context.Background()
 	rows, _ := refdata.Load()
 	var row refdata.Result

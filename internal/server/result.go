@@ -43,11 +43,6 @@ type ResultData struct {
 	Standing *ResultStanding `json:"standing,omitempty"`
 }
 
-func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(resultPage), s.resultData)
-}
-func (s *Server) resultAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.resultData) }
-
 func (s *Server) resultData(r *http.Request) (any, error) {
 	id := r.PathValue("id")
 	run, _, err := s.st.GetRun(r.Context(), id)

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -33,74 +35,21 @@ type submitted struct {
 // record was uploaded before (so a retry after a lost answer is harmless), 409 when another
 // record holds its id. The answer is sent only after the transaction committed.
 func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
-	// Only JSON: a form or text/plain body is what a web page can make its visitors' browsers
-	// send to another site without asking; application/json it cannot.
-	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" ||
-		params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8") {
-		s.fail(w, r, http.StatusUnsupportedMediaType, "send the record as Content-Type: application/json (UTF-8)")
-		return
-	}
-	ip := clientIP(r)
-	wait, ok, err := s.allowUpload(r.Context(), ip)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
+	run, ip, ok := s.receiveUpload(w, r)
 	if !ok {
-		w.Header().Set("Retry-After", itoa(wait))
-		s.fail(w, r, http.StatusTooManyRequests, "too many uploads from your address; retry in "+itoa(wait)+" s")
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			s.fail(w, r, http.StatusRequestEntityTooLarge, "the record is larger than 1 MiB; iomark's records are far smaller, so this is not one")
-			return
-		}
-		s.fail(w, r, http.StatusBadRequest, "reading the request body failed")
-		return
-	}
-	run, err := decodeUpload(body)
-	if err != nil {
-		var fe *fieldError
-		if errors.As(err, &fe) {
-			s.failField(w, r, http.StatusBadRequest, fe.Error(), fe.Field)
-			return
-		}
-		s.internal(w, r, err)
-		return
-	}
-	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped. Scores
-	// are the server's, and so is the verdict on the figures (plausible.go).
-	run.Scores = serverScores(run)
-	doubted := append(doubts(run, store.SourceSubmitted, s.opts.now()), boardDoubts(run)...)
-	if len(doubted) == 0 {
-		held, err := s.holds(r.Context(), run, ip.String())
-		if err != nil {
-			s.internal(w, r, err)
-			return
-		}
-		doubted = held
-	}
-	row, tests, err := runstore.Row(run, store.SourceSubmitted)
+	row, tests, doubted, err := s.judgedRow(r.Context(), run, ip)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	cleanColumns(&row, tests)
 	token, tokenHash, err := newDeleteToken()
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
 	row.DeleteTokenSHA256 = tokenHash
-	if len(doubted) > 0 {
-		if row.Flags, err = json.Marshal(doubted); err != nil {
-			s.internal(w, r, err)
-			return
-		}
-	}
 	out := submitted{ID: run.ID, URL: s.baseURL() + resultPath(run.ID), Listed: len(doubted) == 0,
 		Flags: append(append([]Flag{}, doubted...), notes(run)...)}
 	err = s.ingest.save(r.Context(), row, tests)
@@ -121,6 +70,74 @@ func (s *Server) submitAPI(w http.ResponseWriter, r *http.Request) {
 	default: // a full disk is a 503 with Retry-After (internal)
 		s.internal(w, r, err)
 	}
+}
+
+// receiveUpload is the record an upload carries and the address it came from; when the upload
+// is refused (not JSON, over the rate, too large, not a record) it has answered, and ok is false.
+func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (run *record.Run, ip netip.Addr, ok bool) {
+	// Only JSON: a form or text/plain body is what a web page can make its visitors' browsers
+	// send to another site without asking; application/json it cannot.
+	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" ||
+		params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8") {
+		s.fail(w, r, http.StatusUnsupportedMediaType, "send the record as Content-Type: application/json (UTF-8)")
+		return nil, ip, false
+	}
+	ip = clientIP(r)
+	wait, ok, err := s.allowUpload(r.Context(), ip)
+	if err != nil {
+		s.internal(w, r, err)
+		return nil, ip, false
+	}
+	if !ok {
+		w.Header().Set("Retry-After", itoa(wait))
+		s.fail(w, r, http.StatusTooManyRequests, "too many uploads from your address; retry in "+itoa(wait)+" s")
+		return nil, ip, false
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, r, http.StatusRequestEntityTooLarge, "the record is larger than 1 MiB; iomark's records are far smaller, so this is not one")
+			return nil, ip, false
+		}
+		s.fail(w, r, http.StatusBadRequest, "reading the request body failed")
+		return nil, ip, false
+	}
+	run, err = decodeUpload(body)
+	if err != nil {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			s.failField(w, r, http.StatusBadRequest, fe.Error(), fe.Field)
+			return nil, ip, false
+		}
+		s.internal(w, r, err)
+		return nil, ip, false
+	}
+	return run, ip, true
+}
+
+// judgedRow is the stored form of an uploaded run with the server's verdict on it: doubted
+// holds the flags that keep it out of the lists (none: it is listed).
+func (s *Server) judgedRow(ctx context.Context, run *record.Run, ip netip.Addr) (row store.Run, tests []store.Test, doubted []Flag, err error) {
+	// Stored as decoded: fields the schema does not know (a hostname, say) are dropped. Scores
+	// are the server's, and so is the verdict on the figures (plausible.go).
+	run.Scores = serverScores(run)
+	doubted = append(doubts(run, store.SourceSubmitted, s.opts.now()), boardDoubts(run)...)
+	if len(doubted) == 0 {
+		if doubted, err = s.holds(ctx, run, ip.String()); err != nil {
+			return row, nil, nil, err
+		}
+	}
+	if row, tests, err = runstore.Row(run, store.SourceSubmitted); err != nil {
+		return row, nil, nil, err
+	}
+	cleanColumns(&row, tests)
+	if len(doubted) > 0 {
+		if row.Flags, err = json.Marshal(doubted); err != nil {
+			return row, nil, nil, err
+		}
+	}
+	return row, tests, doubted, nil
 }
 
 func resultPath(id string) string { return "/result/" + url.PathEscape(id) }

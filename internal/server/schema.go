@@ -173,27 +173,7 @@ func (b *schemaBuilder) schemaOf(t reflect.Type, path string, omitempty bool) *S
 		s = &Schema{Type: "object"}
 		nullable = !omitempty
 	case t.Kind() == reflect.String:
-		s = &Schema{Type: "string"}
-		if b.upload {
-			s.MaxLength = intp(maxText)
-			if hasLim {
-				if lim.maxLen > 0 {
-					s.MaxLength = intp(lim.maxLen)
-				}
-				if lim.minLen > 0 {
-					s.MinLength = intp(lim.minLen)
-				}
-				s.Pattern = lim.pattern
-				if lim.notPattern != "" {
-					s.Not = &Schema{Pattern: lim.notPattern}
-				}
-			}
-			// A serial number travels only as its hash: a field for one without the hash's
-			// pattern would store raw serials (a test fails on any).
-			if strings.HasSuffix(path, "serial_hash") && s.Pattern != serialPattern {
-				b.missing = append(b.missing, path+" (a serial hash without the serial pattern)")
-			}
-		}
+		s = b.stringSchema(path, lim, hasLim)
 	case t.Kind() == reflect.Bool:
 		s = &Schema{Type: "boolean"}
 	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
@@ -215,6 +195,34 @@ func (b *schemaBuilder) schemaOf(t reflect.Type, path string, omitempty bool) *S
 	}
 	if ts, ok := s.Type.(string); ok && nullable {
 		s.Type = []string{ts, "null"}
+	}
+	return s
+}
+
+// stringSchema is the schema of a string at path: in an upload, bounded by its limit (or by
+// maxText when it has none).
+func (b *schemaBuilder) stringSchema(path string, lim limit, hasLim bool) *Schema {
+	s := &Schema{Type: "string"}
+	if !b.upload {
+		return s
+	}
+	s.MaxLength = intp(maxText)
+	if hasLim {
+		if lim.maxLen > 0 {
+			s.MaxLength = intp(lim.maxLen)
+		}
+		if lim.minLen > 0 {
+			s.MinLength = intp(lim.minLen)
+		}
+		s.Pattern = lim.pattern
+		if lim.notPattern != "" {
+			s.Not = &Schema{Pattern: lim.notPattern}
+		}
+	}
+	// A serial number travels only as its hash: a field for one without the hash's pattern
+	// would store raw serials (a test fails on any).
+	if strings.HasSuffix(path, "serial_hash") && s.Pattern != serialPattern {
+		b.missing = append(b.missing, path+" (a serial hash without the serial pattern)")
 	}
 	return s
 }

@@ -177,7 +177,7 @@ func FuzzCheckUpload(f *testing.F) {
 // (schema 1, warnings as bare sentences) is accepted, and its result page shows the
 // sentences; a schema 2 record's warnings show their message.
 func TestSchemaOneRecordsStillAccepted(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	var v1 map[string]any
 	if err := json.Unmarshal(encode(t, sampleRecord("v1", "SanDisk", "Ultra", "Pi 4", 40)), &v1); err != nil {
 		t.Fatal(err)

@@ -37,11 +37,6 @@ type DriveRef struct {
 
 const searchDrives = 20
 
-func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(searchPage), s.searchData)
-}
-func (s *Server) searchAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.searchData) }
-
 func (s *Server) searchData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	d := SearchData{Q: q.Get("q"), Class: q.Get("class"), Board: q.Get("board"), Source: q.Get("source"),

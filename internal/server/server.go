@@ -142,8 +142,9 @@ func (s *Server) watchModeration(ctx context.Context) {
 	w.epoch, w.known = epoch, true
 }
 
-// New returns a server over st. Call SeedPublished once to show the reference results.
-func New(st *store.Store, opts Options) (*Server, error) {
+// withDefaults is opts with what it leaves unset (its fields' comments say which values those
+// are) set to the defaults.
+func (opts Options) withDefaults() Options {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -159,34 +160,34 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	rate(&opts.PrefixSubmitPerS, &opts.PrefixSubmitBurst, defaultPrefixSubmitPerS, defaultPrefixSubmitBurst)
 	rate(&opts.GlobalSubmitPerS, &opts.GlobalSubmitBurst, defaultGlobalSubmitPerS, defaultGlobalSubmitBurst)
 	rate(&opts.RequestPerS, &opts.RequestBurst, defaultRequestPerS, defaultRequestBurst)
-	if opts.MaxInFlight <= 0 {
-		opts.MaxInFlight = defaultInFlight
-	}
-	if opts.MaxQueued <= 0 {
-		opts.MaxQueued = defaultQueued
-	}
-	if opts.QueueWait <= 0 {
-		opts.QueueWait = defaultQueueWait
-	}
-	if opts.bodyGrace <= 0 {
-		opts.bodyGrace = bodyGrace
-	}
-	if opts.BodyMemory <= 0 {
-		opts.BodyMemory = defaultBodyMemory
-	}
-	if opts.CacheBytes <= 0 {
-		opts.CacheBytes = defaultCacheBytes
-	}
+	positiveOr(&opts.MaxInFlight, defaultInFlight)
+	positiveOr(&opts.MaxQueued, defaultQueued)
+	positiveOr(&opts.QueueWait, defaultQueueWait)
+	positiveOr(&opts.bodyGrace, bodyGrace)
+	positiveOr(&opts.BodyMemory, defaultBodyMemory)
+	positiveOr(&opts.CacheBytes, defaultCacheBytes)
+	// A negative CacheTTL or BurstUploads means off, so only 0 takes the default.
 	if opts.CacheTTL == 0 {
 		opts.CacheTTL = cacheTTL
 	}
 	if opts.BurstUploads == 0 {
 		opts.BurstUploads = defaultBurstUploads
 	}
-	if opts.BurstAddrs <= 0 {
-		opts.BurstAddrs = defaultBurstAddrs
-	}
+	positiveOr(&opts.BurstAddrs, defaultBurstAddrs)
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	return opts
+}
+
+// positiveOr sets *v to def unless it is above zero.
+func positiveOr[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// New returns a server over st. Call SeedPublished once to show the reference results.
+func New(st *store.Store, opts Options) (*Server, error) {
+	opts = opts.withDefaults()
 	if set := apiSchemas(); set.err != nil {
 		return nil, fmt.Errorf("server: the API schemas do not compile: %w", set.err)
 	}

@@ -29,9 +29,12 @@ func sqliteDSN(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir
 
 func TestServerSQLite(t *testing.T) { runSuite(t, sqliteDSN) }
 
-func TestServerPostgres(t *testing.T) {
+func TestServerPostgres(t *testing.T) { runSuite(t, postgresDSN(t)) }
+
+// postgresDSN starts one PostgreSQL for a suite and gives each of its tests an empty database there.
+func postgresDSN(t *testing.T) newDSN {
 	srv := pg.Start(t)
-	runSuite(t, func(t *testing.T) string { return pg.NewDatabase(t, srv) })
+	return func(t *testing.T) string { return pg.NewDatabase(t, srv) }
 }
 
 // runSuite is the server suite every back end must pass unchanged.
@@ -59,15 +62,23 @@ func runSuite(t *testing.T, dsn newDSN) {
 		})
 	}
 	// Tests that start their server with options of their own.
-	for _, tt := range []struct {
-		name string
-		fn   func(t *testing.T, dsn string)
-	}{
+	runOnDatabases(t, dsn, []databaseTest{
 		{"AbusePrefixes", testAbusePrefixes},
 		{"HiddenLeavesAtOnce", testHiddenLeavesAtOnce},
 		{"Gate", testGate},
 		{"DiskFull", testDiskFull},
-	} {
+	})
+}
+
+// databaseTest is a subtest that starts its own server on the database it is given.
+type databaseTest struct {
+	name string
+	fn   func(t *testing.T, dsn string)
+}
+
+// runOnDatabases runs each test as a subtest on an empty database of its own.
+func runOnDatabases(t *testing.T, dsn newDSN, tests []databaseTest) {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, dsn(t)) })
 	}
 }
@@ -141,11 +152,16 @@ func (ts *testServer) post(t *testing.T, body []byte) (int, map[string]any) {
 	return resp.StatusCode, out
 }
 
-// startSeededServer is a server without rate limits on a new SQLite database that holds the
-// published results.
+// startUnlimited is a server without rate limits on a new SQLite database.
+func startUnlimited(t *testing.T) *testServer {
+	t.Helper()
+	return startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+}
+
+// startSeededServer is startUnlimited's server once it holds the published results.
 func startSeededServer(t *testing.T) *testServer {
 	t.Helper()
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	if _, err := SeedPublished(context.Background(), ts.st); err != nil {
 		t.Fatal(err)
 	}
@@ -162,13 +178,37 @@ func (ts *testServer) mustPost(t *testing.T, r *record.Run) {
 
 func (ts *testServer) get(t *testing.T, path string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(ts.URL + path)
+	resp, b := fetch(t, ts.URL+path)
+	return resp.StatusCode, string(b)
+}
+
+// fetch GETs url; see roundTrip.
+func fetch(t *testing.T, url string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roundTrip(t, req)
+}
+
+// retryLater reports whether resp is a 503 with Retry-After: busy, full or without its
+// database, and saying when to try again.
+func retryLater(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != ""
+}
+
+// roundTrip sends req and returns the answer with its body read and closed; a request that
+// gets no answer fails the test.
+func roundTrip(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
 }
 
 func (ts *testServer) getJSON(t *testing.T, path string, v any) int {
@@ -216,12 +256,7 @@ func testSubmitAndShow(t *testing.T, ts *testServer) {
 		}
 	}
 	// The raw download is the stored record, byte for byte.
-	resp, err := http.Get(ts.URL + "/result/run-1/raw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, got := fetch(t, ts.URL+"/result/run-1/raw")
 	if !bytes.Equal(got, raw) || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
 		t.Errorf("raw = %s (%s), want the uploaded record", got, resp.Header.Get("Content-Disposition"))
 	}
@@ -514,12 +549,7 @@ func TestNoStackTraceToClients(t *testing.T) {
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	for _, path := range []string{"/api/v1/home", "/", "/api/v1/search?q=x"} {
-		resp, err := http.Get(ts.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, body := fetch(t, ts.URL+path)
 		if resp.StatusCode != 500 || strings.Contains(string(body), "goroutine") || strings.Contains(string(body), ".go:") || !strings.Contains(string(body), "internal error") {
 			t.Errorf("GET %s = %d %q", path, resp.StatusCode, body)
 		}
@@ -529,7 +559,7 @@ func TestNoStackTraceToClients(t *testing.T) {
 // TestConcurrentUploadsShareCommits uploads from many clients at once: every upload is answered
 // and stored exactly once, duplicates among them included.
 func TestConcurrentUploadsShareCommits(t *testing.T) {
-	ts := startServer(t, sqliteDSN(t), Options{SubmitPerS: -1, RequestPerS: -1})
+	ts := startUnlimited(t)
 	const clients, each = 8, 20
 	codes := make(chan int, clients*each)
 	done := make(chan struct{})
@@ -587,7 +617,7 @@ func TestUploadAfterCloseAnswers503(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+	if !retryLater(resp) {
 		t.Errorf("upload after Close = %s", resp.Status)
 	}
 }

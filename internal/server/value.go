@@ -51,11 +51,6 @@ type ValueRow struct {
 
 const maxValueDrives = 10
 
-func (s *Server) valuePage(w http.ResponseWriter, r *http.Request) {
-	s.asPage(w, r, view(valuePage), s.valueData)
-}
-func (s *Server) valueAPI(w http.ResponseWriter, r *http.Request) { s.asAPI(w, r, s.valueData) }
-
 func (s *Server) valueData(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	d := ValueData{Rows: []ValueRow{}, Tests: []string{}, Found: []Found{}}
