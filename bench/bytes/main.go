@@ -121,10 +121,7 @@ type record struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.Available(); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "bytes-", logf)
+	iomark, err := benchkit.Start(ctx, o.iomarkPath, "bytes-", logf, lab.Available)
 	if err != nil {
 		return err
 	}

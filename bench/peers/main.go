@@ -94,16 +94,8 @@ type results struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.Available(); err != nil {
-		return err
-	}
-	if err := lab.FioAvailable(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("apt-get install hdparm (scripts/setup-test-deps.sh installs it)", "hdparm"); err != nil {
-		return err
-	}
-	iomark, err := prepareIomark(ctx, o.iomarkPath)
+	iomark, err := prepareIomark(ctx, o.iomarkPath,
+		lab.Available, lab.FioAvailable, benchkit.NeedTools("apt-get install hdparm (scripts/setup-test-deps.sh installs it)", "hdparm"))
 	if err != nil {
 		return err
 	}

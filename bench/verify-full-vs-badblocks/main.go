@@ -91,13 +91,8 @@ type result struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.CardAvailable(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("apt-get install e2fsprogs fio", "badblocks", "fio"); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "verify-full-vs-badblocks-", logf)
+	iomark, err := benchkit.Start(ctx, o.iomarkPath, "verify-full-vs-badblocks-", logf,
+		lab.CardAvailable, benchkit.NeedTools("apt-get install e2fsprogs fio", "badblocks", "fio"))
 	if err != nil {
 		return err
 	}

@@ -94,13 +94,8 @@ type bench struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.CardAvailable(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("apt-get install f3 flashbench fio e2fsprogs", "f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "verify-vs-f3-", logf)
+	iomark, err := benchkit.Start(ctx, o.iomarkPath, "verify-vs-f3-", logf, lab.CardAvailable,
+		benchkit.NeedTools("apt-get install f3 flashbench fio e2fsprogs", "f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"))
 	if err != nil {
 		return err
 	}
