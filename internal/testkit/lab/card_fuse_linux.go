@@ -162,11 +162,7 @@ func (d *CardDrive) Down() error {
 		}
 	}
 	if d.madeMnt && !d.mounted {
-		if err := os.Remove(d.Mnt); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("lab: remove card mount point: %w", err))
-		} else {
-			d.madeMnt = false
-		}
+		errs = append(errs, removeMade(&d.madeMnt, d.Mnt, "card mount point"))
 	}
 	return errors.Join(errs...)
 }
