@@ -2,10 +2,8 @@ package lab
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,16 +93,8 @@ func TestSweepOrphanCards(t *testing.T) {
 	if err := CardAvailable(); err != nil {
 		t.Skip(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), orphanCardEnv+"=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("orphan process: %v", err)
-	}
 	var d CardDrive
-	if err := json.Unmarshal(out, &d); err != nil {
-		t.Fatalf("orphan process printed %q: %v", out, err)
-	}
+	runOrphan(t, orphanCardEnv, &d)
 	t.Cleanup(func() { sweepCard(d.Mnt) }) // even if the sweep under test fails
 	if !isMounted(t, d.Mnt) {
 		t.Fatalf("orphan card %s not mounted: the test cannot check the sweep", d.Mnt)

@@ -49,41 +49,47 @@ func TestParseMountPoints(t *testing.T) {
 const orphanEnv = "IOMARK_LAB_ORPHAN"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(orphanCardEnv) != "" {
-		d, err := UpCard(CardSpec{Name: "orphan", ClaimedBytes: 64 << 20}, CardAttach{})
-		if err != nil {
-			os.Stderr.WriteString(err.Error())
-			os.Exit(1)
-		}
-		json.NewEncoder(os.Stdout).Encode(d)
-		os.Exit(0) // no Down: the FUSE server dies with this process
-	}
-	if os.Getenv(orphanEnv) != "" {
-		d, err := Up(Spec{Name: "orphan", SizeMB: 32, FS: "ext4", ReadIOPS: 1234})
-		if err != nil {
-			os.Stderr.WriteString(err.Error())
-			os.Exit(1)
-		}
-		json.NewEncoder(os.Stdout).Encode(d)
-		os.Exit(0) // no Down
+	switch {
+	case os.Getenv(orphanCardEnv) != "":
+		exitOrphaned(UpCard(CardSpec{Name: "orphan", ClaimedBytes: 64 << 20}, CardAttach{}))
+	case os.Getenv(orphanEnv) != "":
+		exitOrphaned(Up(Spec{Name: "orphan", SizeMB: 32, FS: "ext4", ReadIOPS: 1234}))
 	}
 	os.Exit(m.Run())
+}
+
+// exitOrphaned prints the drive the orphan process brought up and exits without Down (a
+// card's FUSE server dies with the process).
+func exitOrphaned[D any](d D, err error) {
+	if err != nil {
+		os.Stderr.WriteString(err.Error())
+		os.Exit(1)
+	}
+	json.NewEncoder(os.Stdout).Encode(d)
+	os.Exit(0)
+}
+
+// runOrphan runs this test binary as the orphan process env names and reads the drive it
+// printed into d.
+func runOrphan(t *testing.T, env string, d any) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("orphan process: %v", err)
+	}
+	if err := json.Unmarshal(out, d); err != nil {
+		t.Fatalf("orphan process printed %q: %v", out, err)
+	}
 }
 
 func TestSweepOrphans(t *testing.T) {
 	if err := availableFor(Spec{Name: "orphan", FS: "ext4"}); err != nil {
 		t.Skip(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), orphanEnv+"=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("orphan process: %v", err)
-	}
 	var d Drive
-	if err := json.Unmarshal(out, &d); err != nil {
-		t.Fatalf("orphan process printed %q: %v", out, err)
-	}
+	runOrphan(t, orphanEnv, &d)
 	if !strings.HasPrefix(filepath.Base(d.Img), ownedTag) || d.Mnt == "" {
 		t.Fatalf("orphan drive %+v: want an owned image and a mount point", d)
 	}
