@@ -140,10 +140,7 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(time.Duration(float64(time.Second) / readPerS))
-		defer tick.Stop()
-		for i := 0; time.Now().Before(end); i++ {
-			<-tick.C
+		every(readPerS, end, func(i int) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -153,7 +150,7 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 				reads = append(reads, sample{at: t0.Sub(start), lat: time.Since(t0), status: code})
 				readMu.Unlock()
 			}()
-		}
+		})
 	}()
 	// The honest uploader: records what was acknowledged.
 	var acked []string
@@ -163,10 +160,7 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tick := time.NewTicker(time.Duration(float64(time.Second) / upPerS))
-			defer tick.Stop()
-			for i := 0; time.Now().Before(end); i++ {
-				<-tick.C
+			every(upPerS, end, func(i int) {
 				id := fmt.Sprintf("hold-%d-%d", start.UnixNano(), i)
 				c := client(fmt.Sprintf("127.0.2.%d", 1+i%250))
 				t0 := time.Now()
@@ -177,7 +171,7 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 					acked = append(acked, id)
 				}
 				upMu.Unlock()
-			}
+			})
 		}()
 	}
 	var outageLog []string
@@ -368,3 +362,13 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 func newReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
 
 func urlQuery(s string) string { return url.QueryEscape(s) }
+
+// every calls f with the number of each tick, perS ticks a second, until end.
+func every(perS float64, end time.Time, f func(i int)) {
+	tick := time.NewTicker(time.Duration(float64(time.Second) / perS))
+	defer tick.Stop()
+	for i := 0; time.Now().Before(end); i++ {
+		<-tick.C
+		f(i)
+	}
+}
