@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,15 +104,7 @@ func TestSweepOrphanCards(t *testing.T) {
 	if err := SweepOrphans(); err != nil {
 		t.Fatalf("SweepOrphans: %v", err)
 	}
-	if isMounted(t, d.Mnt) {
-		t.Errorf("orphan card %s still mounted", d.Mnt)
-	}
-	if _, err := os.Stat(d.Mnt); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("orphan mount point %s still there (stat: %v)", d.Mnt, err)
-	}
-	if devs, err := loopsBackedBy(d.File); err != nil || len(devs) > 0 {
-		t.Errorf("loop devices still backed by the orphan card: %v (%v)", devs, err)
-	}
+	checkGone(t, "after the sweep", d.Mnt, d.File)
 }
 
 func TestParseCardMounts(t *testing.T) {

@@ -2,7 +2,6 @@ package lab
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,17 +105,7 @@ func TestSweepOrphans(t *testing.T) {
 	if err := SweepOrphans(); err != nil {
 		t.Fatalf("SweepOrphans: %v", err)
 	}
-	if isMounted(t, d.Mnt) {
-		t.Errorf("orphan %s still mounted", d.Mnt)
-	}
-	for _, p := range []string{d.Mnt, d.Img} {
-		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("orphan %s still there (stat: %v)", p, err)
-		}
-	}
-	if devs, err := loopsBackedBy(d.Img); err != nil || len(devs) > 0 {
-		t.Errorf("loop devices still backed by the orphan image: %v (%v)", devs, err)
-	}
+	checkGone(t, "after the sweep", d.Mnt, d.Img, d.Img)
 	if rules, err := readThrottle(d.MajMin); err != nil || rules != (throttleValues{}) {
 		t.Errorf("rules for orphan %s = %v (%v), want none", d.MajMin, rules, err)
 	}
