@@ -459,8 +459,7 @@ func progress(done *atomic.Int64, total int64) (stop func()) {
 // a different one each time so that nothing the server keeps can answer it.
 func measure(client *http.Client, base string, path func(i int) string, count, workers int) ([]time.Duration, error) {
 	var (
-		mu   sync.Mutex
-		lat  []time.Duration
+		lat  latencies
 		errs atomic.Int64
 		wg   sync.WaitGroup
 		left atomic.Int64
@@ -475,22 +474,12 @@ func measure(client *http.Client, base string, path func(i int) string, count, w
 				if i < 0 {
 					break
 				}
-				t := time.Now()
-				resp, err := client.Get(base + path(int(i)))
+				resp, d, err := timedGet(client, base+path(int(i)))
 				if err != nil || resp.StatusCode != http.StatusOK {
 					errs.Add(1)
-					if resp != nil {
-						resp.Body.Close()
-					}
 					continue
 				}
-				var sink bytes.Buffer
-				_, _ = sink.ReadFrom(resp.Body)
-				resp.Body.Close()
-				d := time.Since(t)
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
+				lat.add(d)
 			}
 		}()
 	}
@@ -498,8 +487,39 @@ func measure(client *http.Client, base string, path func(i int) string, count, w
 	if errs.Load() > 0 {
 		return nil, fmt.Errorf("%d of %d requests failed", errs.Load(), count)
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return lat, nil
+	return lat.sorted(), nil
+}
+
+// timedGet requests url, reads the whole answer and closes it, and returns the response (its
+// status) and how long that took.
+func timedGet(client *http.Client, url string) (*http.Response, time.Duration, error) {
+	t := time.Now()
+	resp, err := client.Get(url)
+	if err != nil {
+		return nil, 0, err
+	}
+	var sink bytes.Buffer
+	_, _ = sink.ReadFrom(resp.Body)
+	resp.Body.Close()
+	return resp, time.Since(t), nil
+}
+
+// latencies collects the times of the answered requests from many clients at once.
+type latencies struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (l *latencies) add(d time.Duration) {
+	l.mu.Lock()
+	l.d = append(l.d, d)
+	l.mu.Unlock()
+}
+
+// sorted is every time added, shortest first; call it once the clients are done.
+func (l *latencies) sorted() []time.Duration {
+	sort.Slice(l.d, func(i, j int) bool { return l.d[i] < l.d[j] })
+	return l.d
 }
 
 func ms(sorted []time.Duration, q float64) float64 {
