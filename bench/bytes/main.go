@@ -87,10 +87,8 @@ func (o options) check() error {
 		return fmt.Errorf("nothing to run: give -profiles and -drives")
 	case o.sizeMB < 2048:
 		return fmt.Errorf("-size-mb %d: use at least 2048 (1 GiB test files, and room for a sustained write)", o.sizeMB)
-	case flag.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
-	return nil
+	return benchkit.NoArgs()
 }
 
 // row is one profile run on one drive.

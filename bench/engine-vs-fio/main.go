@@ -152,10 +152,8 @@ func (o options) check() error {
 		return fmt.Errorf("-split-cpus and -one-cpu place the CPUs two ways: choose one")
 	case len(o.selected()) == 0:
 		return fmt.Errorf("-rows %q matches no row", o.rows)
-	case flag.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
-	return nil
+	return benchkit.NoArgs()
 }
 
 func run(ctx context.Context, o options) error {

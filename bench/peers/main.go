@@ -76,10 +76,8 @@ func (o options) check() error {
 		return fmt.Errorf("-fio-runs %d: use at least 1", o.fioRuns)
 	case o.refRuntime < 10*time.Second:
 		return fmt.Errorf("-ref-runtime %v: use at least 10s", o.refRuntime)
-	case flag.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
-	return nil
+	return benchkit.NoArgs()
 }
 
 // results is everything one run of the bench measured.

@@ -54,3 +54,9 @@ func TestStartStopsAtTheFirstUnmetNeed(t *testing.T) {
 		t.Errorf("err = %v, later need run: %v", err, later)
 	}
 }
+
+func TestNoArgsWithoutArguments(t *testing.T) {
+	if err := NoArgs(); err != nil {
+		t.Errorf("NoArgs() = %v with no arguments after the flags", err)
+	}
+}

@@ -34,6 +34,14 @@ func Main(name string, check func() error, run func(ctx context.Context) error) 
 	}
 }
 
+// NoArgs refuses arguments after the flags, for a check that takes none.
+func NoArgs() error {
+	if flag.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	return nil
+}
+
 // Logger prints progress lines on stderr, prefixed with the program's name (stdout is the
 // report).
 func Logger(name string) func(format string, a ...any) {
