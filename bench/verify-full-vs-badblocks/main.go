@@ -200,28 +200,7 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 	defer d.Down()
 	state := d.Card.Digest()
 	dev := d.Dev
-	var args []string
-	switch tool {
-	case "fio":
-		args = []string{"fio", "--name=seq", "--filename=" + dev, "--rw=read", "--bs=1M", "--direct=1", "--ioengine=psync",
-			"--output-format=json", "--continue_on_error=read"}
-	case "iomark-ro":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--read-only", "--json", "--no-save"}
-	case "iomark-full":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--confirm", dev, "--json", "--no-save"}
-	case "iomark-rewrite":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--rewrite", "--confirm", dev, "--json", "--no-save"}
-	case "iomark-destructive":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--destructive", "--confirm", dev, "--json", "--no-save"}
-	case "badblocks":
-		args = []string{"badblocks", "-sv", "-b", "4096", dev}
-	case "badblocks-n":
-		args = []string{"badblocks", "-nsv", "-b", "4096", dev}
-	case "badblocks-w":
-		args = []string{"badblocks", "-wsv", "-b", "4096", dev}
-	case "badblocks-w-random":
-		args = []string{"badblocks", "-wsv", "-b", "4096", "-t", "random", dev}
-	}
+	args := b.args(tool, dev)
 	before := d.Card.Counters()
 	logf("%s on %s", strings.Join(args, " "), spec.Name)
 	start := time.Now()
@@ -248,8 +227,41 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 	after := d.Card.Counters()
 	r := result{tool: tool, wallS: wall, bytesRead: after.BytesRead - before.BytesRead, bytesWritten: after.BytesWritten - before.BytesWritten,
 		unchanged: d.Card.Digest() == state}
+	err = r.read(so.Bytes(), spec.ClaimedBytes)
+	return r, err
+}
+
+// args is tool's command line on dev.
+func (b *bench) args(tool, dev string) []string {
+	switch tool {
+	case "fio":
+		return []string{"fio", "--name=seq", "--filename=" + dev, "--rw=read", "--bs=1M", "--direct=1", "--ioengine=psync",
+			"--output-format=json", "--continue_on_error=read"}
+	case "iomark-ro":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--read-only", "--json", "--no-save"}
+	case "iomark-full":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--confirm", dev, "--json", "--no-save"}
+	case "iomark-rewrite":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--rewrite", "--confirm", dev, "--json", "--no-save"}
+	case "iomark-destructive":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--destructive", "--confirm", dev, "--json", "--no-save"}
+	case "badblocks":
+		return []string{"badblocks", "-sv", "-b", "4096", dev}
+	case "badblocks-n":
+		return []string{"badblocks", "-nsv", "-b", "4096", dev}
+	case "badblocks-w":
+		return []string{"badblocks", "-wsv", "-b", "4096", dev}
+	case "badblocks-w-random":
+		return []string{"badblocks", "-wsv", "-b", "4096", "-t", "random", dev}
+	}
+	return nil
+}
+
+// read takes what the tool printed, out, into r: its read rate and the bad regions it found
+// (claimed is the card's size, for badblocks' rate over its whole run).
+func (r *result) read(out []byte, claimed int64) error {
 	switch {
-	case tool == "fio":
+	case r.tool == "fio":
 		var j struct {
 			Jobs []struct {
 				Read struct {
@@ -257,10 +269,10 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 				} `json:"read"`
 			} `json:"jobs"`
 		}
-		if err := json.Unmarshal(so.Bytes(), &j); err == nil && len(j.Jobs) > 0 {
+		if err := json.Unmarshal(out, &j); err == nil && len(j.Jobs) > 0 {
 			r.mbPerS = j.Jobs[0].Read.BwBytes / 1e6
 		}
-	case strings.HasPrefix(tool, "iomark"):
+	case strings.HasPrefix(r.tool, "iomark"):
 		var j struct {
 			BadRegions []struct {
 				StartByte int64 `json:"start_byte"`
@@ -270,8 +282,8 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 				ReadMBPerS float64 `json:"read_mb_per_s"`
 			} `json:"surface"`
 		}
-		if err := json.Unmarshal(so.Bytes(), &j); err != nil {
-			return r, fmt.Errorf("%s printed no JSON: %v\n%s", tool, err, so.String())
+		if err := json.Unmarshal(out, &j); err != nil {
+			return fmt.Errorf("%s printed no JSON: %v\n%s", r.tool, err, string(out))
 		}
 		for _, g := range j.BadRegions {
 			r.bad = append(r.bad, [2]int64{g.StartByte, g.EndByte})
@@ -279,7 +291,7 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 		r.mbPerS = j.Surface.ReadMBPerS
 	default: // badblocks: one bad block number (4096-byte blocks) per line on stdout
 		var blocks []int64
-		for _, line := range strings.Fields(so.String()) {
+		for _, line := range strings.Fields(string(out)) {
 			if n, err := strconv.ParseInt(line, 10, 64); err == nil {
 				blocks = append(blocks, n)
 			}
@@ -292,11 +304,11 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 				r.bad = append(r.bad, [2]int64{n * 4096, n*4096 + 4096})
 			}
 		}
-		if tool == "badblocks" && wall > 0 {
-			r.mbPerS = float64(spec.ClaimedBytes) / wall / 1e6 // over its whole run: it prints no rate
+		if r.tool == "badblocks" && r.wallS > 0 {
+			r.mbPerS = float64(claimed) / r.wallS / 1e6 // over its whole run: it prints no rate
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // regionsWords lists the regions found, and whether they match the truth exactly.
