@@ -337,39 +337,19 @@ func pageNames(pages []page) string {
 // ingest uploads count generated results with ids from first on, from workers clients, and
 // returns how many and how long it took.
 func ingest(client *http.Client, base string, g gen, first, count, workers int) (int, float64, error) {
-	var (
-		next   atomic.Int64
-		failed atomic.Int64
-		wg     sync.WaitGroup
-	)
-	next.Store(int64(first))
-	upTo := int64(first + count)
+	failed := failures{first: "first failed upload:"}
 	start := time.Now()
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 1))
-			for {
-				i := next.Add(1) - 1
-				if i >= upTo {
-					return
-				}
-				body, _ := json.Marshal(g.record(int(i), rng))
-				resp, err := client.Post(base+"/api/v1/results", "application/json", bytes.NewReader(body))
-				if err == nil && resp.StatusCode != http.StatusCreated {
-					err = fmt.Errorf("status %s", resp.Status)
-				}
-				if resp != nil {
-					resp.Body.Close()
-				}
-				if err != nil && failed.Add(1) == 1 {
-					fmt.Fprintln(os.Stderr, "first failed upload:", err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	claimRanges(workers, 1, int64(first), int64(first+count), 1, func(i, _ int64, rng *rand.Rand) {
+		body, _ := json.Marshal(g.record(int(i), rng))
+		resp, err := client.Post(base+"/api/v1/results", "application/json", bytes.NewReader(body))
+		if err == nil && resp.StatusCode != http.StatusCreated {
+			err = fmt.Errorf("status %s", resp.Status)
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		failed.note(err)
+	})
 	if failed.Load() > 0 {
 		return 0, 0, fmt.Errorf("%d uploads failed", failed.Load())
 	}
@@ -384,48 +364,65 @@ func fill(ctx context.Context, st *store.Store, g gen, first, upTo, workers int)
 	if st.Backend() == "sqlite" {
 		workers = 1
 	}
-	var (
-		next, filled, failed atomic.Int64
-		wg                   sync.WaitGroup
-	)
-	next.Store(int64(first))
+	var filled atomic.Int64
+	failed := failures{first: "first failed save:"}
 	stop := progress(&filled, int64(upTo-first))
 	defer stop()
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 2))
-			for {
-				from := next.Add(fillBatch) - fillBatch
-				if from >= int64(upTo) {
-					return
-				}
-				var batch []store.BatchRun
-				for i := from; i < min(from+fillBatch, int64(upTo)); i++ {
-					row, tests, err := runstore.Row(g.record(int(i), rng), store.SourceSubmitted)
-					if err != nil {
-						if failed.Add(1) == 1 {
-							fmt.Fprintln(os.Stderr, "first failed save:", err)
-						}
-						continue
-					}
-					batch = append(batch, store.BatchRun{Run: row, Tests: tests})
-				}
-				for _, err := range st.SaveBatch(ctx, batch) {
-					if err != nil && failed.Add(1) == 1 {
-						fmt.Fprintln(os.Stderr, "first failed save:", err)
-					}
-				}
-				filled.Add(int64(len(batch)))
+	claimRanges(workers, 2, int64(first), int64(upTo), fillBatch, func(from, to int64, rng *rand.Rand) {
+		var batch []store.BatchRun
+		for i := from; i < to; i++ {
+			row, tests, err := runstore.Row(g.record(int(i), rng), store.SourceSubmitted)
+			if err != nil {
+				failed.note(err)
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			batch = append(batch, store.BatchRun{Run: row, Tests: tests})
+		}
+		for _, err := range st.SaveBatch(ctx, batch) {
+			failed.note(err)
+		}
+		filled.Add(int64(len(batch)))
+	})
 	if failed.Load() > 0 {
 		return fmt.Errorf("%d direct saves failed", failed.Load())
 	}
 	return nil
+}
+
+// claimRanges has workers goroutines take ranges [from, to) of up to step ids, from first up
+// to upTo, until none is left, and waits for them; each goroutine has a random source of its
+// own (rand's sources are not safe for concurrent use), seeded by its number and stream.
+func claimRanges(workers int, stream uint64, first, upTo, step int64, do func(from, to int64, rng *rand.Rand)) {
+	var next atomic.Int64
+	next.Store(first)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), stream))
+			for {
+				from := next.Add(step) - step
+				if from >= upTo {
+					return
+				}
+				do(from, min(from+step, upTo), rng)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// failures counts the failures of many goroutines and prints the first on stderr, after first.
+type failures struct {
+	atomic.Int64
+	first string
+}
+
+func (f *failures) note(err error) {
+	if err != nil && f.Add(1) == 1 {
+		fmt.Fprintln(os.Stderr, f.first, err)
+	}
 }
 
 // only limits the pages measured (-only).
