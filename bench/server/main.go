@@ -193,7 +193,7 @@ type page struct {
 }
 
 func run(c config) error {
-	dsn, n, viaHTTP, workers, uploaders, drives, requests, fillOnly := c.dsn, c.n, c.viaHTTP, c.workers, c.uploaders, c.drives, c.requests, c.fillOnly
+	dsn, n, viaHTTP, workers, drives, fillOnly := c.dsn, c.n, c.viaHTTP, c.workers, c.drives, c.fillOnly
 	ctx := context.Background()
 	if dsn == "" {
 		dir, err := os.MkdirTemp("", "iomark-bench-")
@@ -203,11 +203,10 @@ func run(c config) error {
 		defer os.RemoveAll(dir)
 		dsn = "sqlite:" + filepath.Join(dir, "bench.db")
 	}
+	g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	if c.serverURL != "" {
 		// Another program's server: its database is not opened here (opening migrates it).
-		g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-		m := benchkit.ReadMachine()
-		fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+		printMachine()
 		return sweep("", c.memoryMiB, c.sweep, c.perClient, benchPages(g), c.serverURL, c.serverPID)
 	}
 	// As iomark serve opens it: at most server.DBConns connections, SQLite's cache from the budget.
@@ -217,13 +216,11 @@ func run(c config) error {
 		return err
 	}
 	defer st.Close()
-	g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	have, err := st.CountRuns(ctx, store.Filter{})
 	if err != nil {
 		return err
 	}
-	m := benchkit.ReadMachine()
-	fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+	printMachine()
 	fmt.Printf("database %s (%s): %d results before\n", redact(dsn), st.Backend(), have)
 
 	// Fill straight into the store up to n less what the API will add, so ingest is measured
@@ -244,7 +241,14 @@ func run(c config) error {
 		return sweep(dsn, c.memoryMiB, c.sweep, c.perClient, benchPages(g), c.serverURL, c.serverPID)
 	}
 
-	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1, CacheBytes: plan.CacheBytes})
+	return serveAndMeasure(ctx, c, st, g, plan.CacheBytes, have)
+}
+
+// serveAndMeasure serves st in this process, ingests c.viaHTTP results through the API (new
+// ids from have on), and times the start-up rankings and each page.
+func serveAndMeasure(ctx context.Context, c config, st *store.Store, g gen, cacheBytes int64, have int) error {
+	viaHTTP, workers, uploaders, requests := c.viaHTTP, c.workers, c.uploaders, c.requests
+	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1, CacheBytes: cacheBytes})
 	if err != nil {
 		return err
 	}
@@ -449,6 +453,12 @@ func progress(done *atomic.Int64, total int64) (stop func()) {
 		}
 	}()
 	return func() { close(quit) }
+}
+
+// printMachine prints the line that says where the bench ran.
+func printMachine() {
+	m := benchkit.ReadMachine()
+	fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
 }
 
 // measure requests url count times from workers clients and returns the sorted latencies.
