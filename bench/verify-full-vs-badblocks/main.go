@@ -112,14 +112,32 @@ func run(ctx context.Context, o options) error {
 	benchkit.ReadMachine().Header(&out, iomark.Version)
 
 	size := o.sizeMiB << 20
-	badAt, badLen := size*3/10/4096*4096+12<<10, int64(5<<20)
-	clean := stick("clean", size)
-	damaged := stick("bad", size)
-	damaged.BadRegions = []lab.BadRegion{{OffsetBytes: badAt, LengthBytes: badLen, Kind: lab.BadIOError}}
-	truth := [][2]int64{{badAt, badAt + badLen}}
+	if err := b.readScans(ctx, &out, size); err != nil {
+		return err
+	}
+	if err := b.writeScans(ctx, &out, size/4); err != nil {
+		return err
+	}
+	fmt.Fprintf(&out, "Load average %s at the end.\n", benchkit.LoadAvg())
+	os.Stdout.Write(out.Bytes())
+	return nil
+}
 
-	fmt.Fprintf(&out, "##### Read scan: %s cards at 100 MB/s reads (0.2 ms a command)\n\n", fmtMiB(size))
-	fmt.Fprintf(&out, "| card | tool | wall, s | read rate, MB/s | read at the card | bad regions found | card as before |\n|---|---|--:|--:|--:|---|---|\n")
+// withBadStretch is spec with 5 MiB unreadable from 30% of the card on, and that stretch as
+// the regions a scan should find.
+func withBadStretch(spec lab.CardSpec) (lab.CardSpec, [][2]int64) {
+	badAt, badLen := spec.ClaimedBytes*3/10/4096*4096+12<<10, int64(5<<20)
+	spec.BadRegions = []lab.BadRegion{{OffsetBytes: badAt, LengthBytes: badLen, Kind: lab.BadIOError}}
+	return spec, [][2]int64{{badAt, badAt + badLen}}
+}
+
+// readScans sets the read-only scans side by side on a clean card of size bytes and on one
+// with an unreadable stretch.
+func (b *bench) readScans(ctx context.Context, out *bytes.Buffer, size int64) error {
+	clean := stick("clean", size)
+	damaged, truth := withBadStretch(stick("bad", size))
+	fmt.Fprintf(out, "##### Read scan: %s cards at 100 MB/s reads (0.2 ms a command)\n\n", fmtMiB(size))
+	fmt.Fprintf(out, "| card | tool | wall, s | read rate, MB/s | read at the card | bad regions found | card as before |\n|---|---|--:|--:|--:|---|---|\n")
 	var ratios []string
 	for _, c := range []struct {
 		name  string
@@ -133,23 +151,24 @@ func run(ctx context.Context, o options) error {
 				return err
 			}
 			rs = append(rs, r)
-			fmt.Fprintf(&out, "| %s | %s | %.1f | %.1f | %s | %s | %v |\n", c.name, toolWords(tool), r.wallS, r.mbPerS,
+			fmt.Fprintf(out, "| %s | %s | %.1f | %.1f | %s | %s | %v |\n", c.name, toolWords(tool), r.wallS, r.mbPerS,
 				fmtMB(r.bytesRead), regionsWords(r.bad, c.truth), r.unchanged)
 		}
 		fio, ro, bb := rs[0], rs[1], rs[2]
 		ratios = append(ratios, fmt.Sprintf("%s card: iomark --full --read-only reads at %.2f× fio's rate and takes %.2f× fio's time and %.2f× badblocks -sv's",
 			c.name, ro.mbPerS/fio.mbPerS, ro.wallS/fio.wallS, ro.wallS/bb.wallS))
 	}
-	fmt.Fprintf(&out, "\n%s.\n\n", strings.Join(ratios, "; "))
+	fmt.Fprintf(out, "\n%s.\n\n", strings.Join(ratios, "; "))
+	return nil
+}
 
-	wsize := size / 4
-	wbadAt := wsize*3/10/4096*4096 + 12<<10
-	wdamaged := stick("wbad", wsize)
-	wdamaged.BadRegions = []lab.BadRegion{{OffsetBytes: wbadAt, LengthBytes: badLen, Kind: lab.BadIOError}}
-	wtruth := [][2]int64{{wbadAt, wbadAt + badLen}}
-	fmt.Fprintf(&out, "##### Write scans: %s cards at 40 MB/s writes, 100 MB/s reads, an unreadable 5 MiB at 30%%\n\n", fmtMiB(wsize))
-	fmt.Fprintf(&out, "| test | tool | wall, s | written at the card | read at the card | bad regions found | data kept |\n|---|---|--:|--:|--:|---|---|\n")
-	ratios = nil
+// writeScans sets the scans that write side by side, on cards of wsize bytes with an
+// unreadable stretch.
+func (b *bench) writeScans(ctx context.Context, out *bytes.Buffer, wsize int64) error {
+	wdamaged, wtruth := withBadStretch(stick("wbad", wsize))
+	fmt.Fprintf(out, "##### Write scans: %s cards at 40 MB/s writes, 100 MB/s reads, an unreadable 5 MiB at 30%%\n\n", fmtMiB(wsize))
+	fmt.Fprintf(out, "| test | tool | wall, s | written at the card | read at the card | bad regions found | data kept |\n|---|---|--:|--:|--:|---|---|\n")
+	var ratios []string
 	for _, pair := range [][]string{{"iomark-rewrite", "badblocks-n"}, {"iomark-destructive", "badblocks-w", "badblocks-w-random"}} {
 		var rs []result
 		for _, tool := range pair {
@@ -162,16 +181,14 @@ func run(ctx context.Context, o options) error {
 			if strings.Contains(tool, "destructive") || strings.HasPrefix(tool, "badblocks-w") {
 				kept = "no (destructive)"
 			}
-			fmt.Fprintf(&out, "| %s | %s | %.1f | %s | %s | %s | %s |\n", pair[0][len("iomark-"):], toolWords(tool), r.wallS,
+			fmt.Fprintf(out, "| %s | %s | %.1f | %s | %s | %s | %s |\n", pair[0][len("iomark-"):], toolWords(tool), r.wallS,
 				fmtMB(r.bytesWritten), fmtMB(r.bytesRead), regionsWords(r.bad, wtruth), kept)
 		}
 		for _, r := range rs[1:] {
 			ratios = append(ratios, fmt.Sprintf("%s takes %.2f× %s's time", toolWords(rs[0].tool), rs[0].wallS/r.wallS, toolWords(r.tool)))
 		}
 	}
-	fmt.Fprintf(&out, "\n%s.\n\n", strings.Join(ratios, "; "))
-	fmt.Fprintf(&out, "Load average %s at the end.\n", benchkit.LoadAvg())
-	os.Stdout.Write(out.Bytes())
+	fmt.Fprintf(out, "\n%s.\n\n", strings.Join(ratios, "; "))
 	return nil
 }
 
