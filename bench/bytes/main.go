@@ -87,10 +87,8 @@ func (o options) check() error {
 		return fmt.Errorf("nothing to run: give -profiles and -drives")
 	case o.sizeMB < 2048:
 		return fmt.Errorf("-size-mb %d: use at least 2048 (1 GiB test files, and room for a sustained write)", o.sizeMB)
-	case flag.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
-	return nil
+	return benchkit.NoArgs()
 }
 
 // row is one profile run on one drive.
@@ -121,10 +119,7 @@ type record struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.Available(); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "bytes-", logf)
+	iomark, err := benchkit.Start(ctx, o.iomarkPath, "bytes-", logf, lab.Available)
 	if err != nil {
 		return err
 	}

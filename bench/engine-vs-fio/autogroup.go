@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"strings"
 )
 
 // Linux's autogroup scheduling (kernel.sched_autogroup_enabled, on by default in Debian)
@@ -26,15 +23,13 @@ const autogroupPath = "/proc/sys/kernel/sched_autogroup_enabled"
 // report says about it. A kernel without autogroup (no file) needs nothing.
 func levelScheduling(path string) (restore func() error, state string, err error) {
 	nothing := func() error { return nil }
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	was, here, err := readSetting(path)
+	switch {
+	case err != nil:
+		return nothing, "", err
+	case !here:
 		return nothing, "not in this kernel", nil
-	}
-	if err != nil {
-		return nothing, "", fmt.Errorf("read %s: %w", path, err)
-	}
-	was := strings.TrimSpace(string(b))
-	if was == "0" {
+	case was == "0":
 		return nothing, "off", nil
 	}
 	if err := os.WriteFile(path, []byte("0\n"), 0o644); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -10,29 +9,14 @@ import (
 // alone, and needs nothing where the kernel has no autogroup.
 func TestLevelScheduling(t *testing.T) {
 	dir := t.TempDir()
-	on := filepath.Join(dir, "on")
-	if err := os.WriteFile(on, []byte("1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	on := writeSetting(t, dir, "on", "1\n")
 	restore, state, err := levelScheduling(on)
 	if err != nil || state != "off for the run (was 1)" {
 		t.Fatalf("state %q, err %v", state, err)
 	}
-	if b, _ := os.ReadFile(on); string(b) != "0\n" {
-		t.Errorf("during the run the switch reads %q, want 0", b)
-	}
-	if err := restore(); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(on); string(b) != "1\n" {
-		t.Errorf("after the run the switch reads %q, want 1 again", b)
-	}
+	checkSetForTheRun(t, on, "0\n", "1\n", restore)
 
-	off := filepath.Join(dir, "off")
-	if err := os.WriteFile(off, []byte("0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, state, err := levelScheduling(off); err != nil || state != "off" {
+	if _, state, err := levelScheduling(writeSetting(t, dir, "off", "0\n")); err != nil || state != "off" {
 		t.Errorf("already off: state %q, err %v", state, err)
 	}
 	if _, state, err := levelScheduling(filepath.Join(dir, "missing")); err != nil || state != "not in this kernel" {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strconv"
-	"strings"
 )
 
 // -halt-poll lets an idle virtual CPU poll for work before it halts. On a virtual machine
@@ -32,14 +29,13 @@ const haltPollDefaultNS = 200000
 // the default is left alone; a machine without the driver needs nothing.
 func pollBeforeHalt(path string) (restore func() error, state string, err error) {
 	nothing := func() error { return nil }
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	was, here, err := readSetting(path)
+	if err != nil {
+		return nothing, "", fmt.Errorf("-halt-poll: %w", err)
+	}
+	if !here {
 		return nothing, "no guest halt-polling driver here (bare metal, or another cpuidle driver)", nil
 	}
-	if err != nil {
-		return nothing, "", fmt.Errorf("-halt-poll: read %s: %w", path, err)
-	}
-	was := strings.TrimSpace(string(b))
 	ns, err := strconv.ParseInt(was, 10, 64)
 	if err != nil {
 		return nothing, "", fmt.Errorf("-halt-poll: %s holds %q, not a number of ns", path, was)
@@ -56,11 +52,11 @@ func pollBeforeHalt(path string) (restore func() error, state string, err error)
 
 // haltPollState is what the report says when the bench leaves the limit at path alone.
 func haltPollState(path string) string {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	was, here, err := readSetting(path)
+	if err == nil && !here {
 		return "no guest halt-polling driver here"
 	}
-	ns, perr := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	ns, perr := strconv.ParseInt(was, 10, 64)
 	if err != nil || perr != nil {
 		return "unknown (" + path + " unreadable)"
 	}

@@ -12,27 +12,13 @@ import (
 // that does not hold a number.
 func TestPollBeforeHalt(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, s string) string { return writeSetting(t, dir, name, s) }
 	zero := write("zero", "0\n")
 	restore, state, err := pollBeforeHalt(zero)
 	if err != nil || !strings.Contains(state, "200 µs") || !strings.Contains(state, "was 0 ns") {
 		t.Fatalf("state %q, err %v", state, err)
 	}
-	if b, _ := os.ReadFile(zero); string(b) != "200000\n" {
-		t.Errorf("during the run the limit reads %q, want 200000", b)
-	}
-	if err := restore(); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(zero); string(b) != "0\n" {
-		t.Errorf("after the run the limit reads %q, want 0 again", b)
-	}
+	checkSetForTheRun(t, zero, "200000\n", "0\n", restore)
 
 	high := write("high", "400000\n")
 	if _, state, err := pollBeforeHalt(high); err != nil || !strings.Contains(state, "400 µs before they halt (as set)") {

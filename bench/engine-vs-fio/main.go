@@ -152,10 +152,8 @@ func (o options) check() error {
 		return fmt.Errorf("-split-cpus and -one-cpu place the CPUs two ways: choose one")
 	case len(o.selected()) == 0:
 		return fmt.Errorf("-rows %q matches no row", o.rows)
-	case flag.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
-	return nil
+	return benchkit.NoArgs()
 }
 
 func run(ctx context.Context, o options) error {
@@ -191,49 +189,83 @@ func run(ctx context.Context, o options) error {
 	}()
 
 	// Machine settings the bench changes for its run, each put back when it returns.
-	var undo []func() error
-	defer func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			if err := undo[i](); err != nil {
-				logf("%v", err)
-			}
-		}
-	}()
-	apply := func(set func() (func() error, string, error)) (string, error) {
-		restore, state, err := set()
-		if err == nil {
-			undo = append(undo, restore)
-		}
-		return state, err
-	}
-	autogroup := "left as it was (-keep-autogroup)"
-	if !o.keepAutogroup {
-		if autogroup, err = apply(func() (func() error, string, error) { return levelScheduling(autogroupPath) }); err != nil {
-			return err
-		}
-	}
-	cpus := "shared by the tools and the device's workers"
-	if o.splitCPUs {
-		if cpus, err = apply(func() (func() error, string, error) { return splitCPUs(workqueueMaskPath) }); err != nil {
-			return err
-		}
-	}
-	if o.oneCPU {
-		if cpus, err = apply(func() (func() error, string, error) { return oneCPU(workqueueMaskPath) }); err != nil {
-			return err
-		}
-	}
-	idle := haltPollState(haltPollPath)
-	if o.haltPoll {
-		if idle, err = apply(func() (func() error, string, error) { return pollBeforeHalt(haltPollPath) }); err != nil {
-			return err
-		}
+	set, undo, err := changeSettings(o)
+	defer undo()
+	if err != nil {
+		return err
 	}
 
 	loadStart := benchkit.LoadAvg()
 	if l, err := strconv.ParseFloat(loadStart, 64); err == nil && l > float64(runtime.NumCPU())/2 {
 		logf("warning: load average %s on %d cores: other work will widen the spread of the pairs", loadStart, runtime.NumCPU())
 	}
+	results, err := runPairs(ctx, o, iomark, drive.Dev)
+	if err != nil {
+		return err
+	}
+
+	env := describeEnv(ctx, iomark, loadStart)
+	env.Autogroup, env.CPUs, env.Idle = set.autogroup, set.cpus, set.idle
+	fmt.Print(renderReport(env, results, o))
+	if o.rawPath != "" {
+		if err := writeRaw(o.rawPath, env, results); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settings is what the report says of the machine settings the bench may change for its run.
+type settings struct{ autogroup, cpus, idle string }
+
+// changeSettings changes the machine settings o asks for (autogroup off unless kept, the CPU
+// placement, halt polling) and returns what the report says of each and undo, which puts back
+// every one it changed, even when it fails part way.
+func changeSettings(o options) (set settings, undo func(), err error) {
+	var undos []func() error
+	undo = func() {
+		for i := len(undos) - 1; i >= 0; i-- {
+			if err := undos[i](); err != nil {
+				logf("%v", err)
+			}
+		}
+	}
+	apply := func(change func() (func() error, string, error)) (string, error) {
+		restore, state, err := change()
+		if err == nil {
+			undos = append(undos, restore)
+		}
+		return state, err
+	}
+	set.autogroup = "left as it was (-keep-autogroup)"
+	if !o.keepAutogroup {
+		if set.autogroup, err = apply(func() (func() error, string, error) { return levelScheduling(autogroupPath) }); err != nil {
+			return set, undo, err
+		}
+	}
+	set.cpus = "shared by the tools and the device's workers"
+	if o.splitCPUs {
+		if set.cpus, err = apply(func() (func() error, string, error) { return splitCPUs(workqueueMaskPath) }); err != nil {
+			return set, undo, err
+		}
+	}
+	if o.oneCPU {
+		if set.cpus, err = apply(func() (func() error, string, error) { return oneCPU(workqueueMaskPath) }); err != nil {
+			return set, undo, err
+		}
+	}
+	set.idle = haltPollState(haltPollPath)
+	if o.haltPoll {
+		if set.idle, err = apply(func() (func() error, string, error) { return pollBeforeHalt(haltPollPath) }); err != nil {
+			return set, undo, err
+		}
+	}
+	return set, undo, nil
+}
+
+// runPairs runs o's rows, pairs of runs each, alternating which tool goes first, on dev.
+// Without iomark (-fio-only) only fio runs.
+func runPairs(ctx context.Context, o options, iomark *iomarkTool, dev string) ([]rowResult, error) {
 	rows := o.selected()
 	results := make([]rowResult, len(rows))
 	for i, w := range rows {
@@ -245,22 +277,22 @@ func run(ctx context.Context, o options) error {
 			iomarkFirst := pair%2 == 0
 			for turn := 0; turn < 2; turn++ {
 				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("interrupted: %w", err)
+					return nil, fmt.Errorf("interrupted: %w", err)
 				}
 				if (turn == 0) == iomarkFirst {
 					if iomark == nil {
 						continue
 					}
-					s, err := traced(ctx, drive.Dev, o, func() (sample, error) { return iomark.run(ctx, drive.Dev, w, o) })
+					s, err := traced(ctx, dev, o, func() (sample, error) { return iomark.run(ctx, dev, w, o) })
 					if err != nil {
-						return interrupted(ctx, err)
+						return nil, interrupted(ctx, err)
 					}
 					results[i].iomark = append(results[i].iomark, s)
 					logf("pair %d/%d %-34s iomark %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
 				} else {
-					s, err := traced(ctx, drive.Dev, o, func() (sample, error) { return runFio(ctx, drive.Dev, w, o) })
+					s, err := traced(ctx, dev, o, func() (sample, error) { return runFio(ctx, dev, w, o) })
 					if err != nil {
-						return interrupted(ctx, err)
+						return nil, interrupted(ctx, err)
 					}
 					results[i].fio = append(results[i].fio, s)
 					logf("pair %d/%d %-34s fio    %9.0f IOPS", pair+1, o.pairs, w.name, s.IOPS)
@@ -268,18 +300,7 @@ func run(ctx context.Context, o options) error {
 			}
 		}
 	}
-
-	env := describeEnv(ctx, iomark, loadStart)
-	env.Autogroup = autogroup
-	env.CPUs = cpus
-	env.Idle = idle
-	fmt.Print(renderReport(env, results, o))
-	if o.rawPath != "" {
-		if err := writeRaw(o.rawPath, env, results); err != nil {
-			return err
-		}
-	}
-	return nil
+	return results, nil
 }
 
 // traced is run, with the kernel's latency of the run added under -trace.

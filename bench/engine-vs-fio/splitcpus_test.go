@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,11 +25,7 @@ func placementFixture(t *testing.T) (all unix.CPUSet, cpus []int, mask string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mask = filepath.Join(t.TempDir(), "cpumask")
-	if err := os.WriteFile(mask, []byte("ffffffff\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return all, cpus, mask
+	return all, cpus, writeSetting(t, t.TempDir(), "cpumask", "ffffffff\n")
 }
 
 // newThreadCPUs is the CPU mask a goroutine sees, on whichever thread of the process runs it:

@@ -74,13 +74,8 @@ type setting struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.Available(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("apt-get install netcat-openbsd", "nc"); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "netcopy-vs-nc-", logf)
+	iomark, err := benchkit.Start(ctx, o.iomarkPath, "netcopy-vs-nc-", logf,
+		lab.Available, benchkit.NeedTools("apt-get install netcat-openbsd", "nc"))
 	if err != nil {
 		return err
 	}

@@ -75,9 +75,10 @@ func parseRunRecord(out []byte) (*runRecord, error) {
 // iomarkTool is the iomark binary under test.
 type iomarkTool struct{ *benchkit.Iomark }
 
-// prepareIomark takes the binary at path, or builds ./cmd/iomark of this module.
-func prepareIomark(ctx context.Context, path string) (*iomarkTool, error) {
-	b, err := benchkit.PrepareIomark(ctx, path, "peers-", logf)
+// prepareIomark takes the binary at path, or builds ./cmd/iomark of this module, once each
+// of needs is met.
+func prepareIomark(ctx context.Context, path string, needs ...func() error) (*iomarkTool, error) {
+	b, err := benchkit.Start(ctx, path, "peers-", logf, needs...)
 	if err != nil {
 		return nil, err
 	}

@@ -76,10 +76,8 @@ func (o options) check() error {
 		return fmt.Errorf("-fio-runs %d: use at least 1", o.fioRuns)
 	case o.refRuntime < 10*time.Second:
 		return fmt.Errorf("-ref-runtime %v: use at least 10s", o.refRuntime)
-	case flag.NArg() > 0:
-		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
-	return nil
+	return benchkit.NoArgs()
 }
 
 // results is everything one run of the bench measured.
@@ -94,16 +92,8 @@ type results struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.Available(); err != nil {
-		return err
-	}
-	if err := lab.FioAvailable(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("apt-get install hdparm (scripts/setup-test-deps.sh installs it)", "hdparm"); err != nil {
-		return err
-	}
-	iomark, err := prepareIomark(ctx, o.iomarkPath)
+	iomark, err := prepareIomark(ctx, o.iomarkPath,
+		lab.Available, lab.FioAvailable, benchkit.NeedTools("apt-get install hdparm (scripts/setup-test-deps.sh installs it)", "hdparm"))
 	if err != nil {
 		return err
 	}
@@ -140,11 +130,44 @@ func run(ctx context.Context, o options) error {
 	res.IozoneOK = lookErr == nil
 	loadStart := benchkit.LoadAvg()
 
+	if err := res.runAll(ctx, o, iomark); err != nil {
+		return err
+	}
+
+	res.Env = describeEnv(ctx, iomark, loadStart)
+	fmt.Print(renderReport(res, o))
+	if o.rawPath != "" {
+		return benchkit.WriteJSON(o.rawPath, res)
+	}
+	return nil
+}
+
+// errInterrupted is the error of a bench stopped part way.
+var errInterrupted = errors.New("interrupted; the drive is taken down and no table is printed")
+
+// runAll runs, on the drive at res.Dev and res.Mnt, each peer's command, then iomark's
+// profiles and (o.timeMode) the reference runs, into res.
+func (res *results) runAll(ctx context.Context, o options, iomark *iomarkTool) error {
+	if err := res.runPeers(ctx); err != nil {
+		return err
+	}
+	if err := res.runProfiles(ctx, o, iomark); err != nil {
+		return err
+	}
+	if o.timeMode {
+		return res.runRefs(ctx, o, iomark)
+	}
+	return nil
+}
+
+// runPeers runs each peer's command line once; a row that repeats the previous one's shares
+// its run.
+func (res *results) runPeers(ctx context.Context) error {
 	var prev []string
 	res.Peers = make([]peerRun, len(peers))
 	for i, p := range peers {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted; the drive is taken down and no table is printed")
+		if ctx.Err() != nil {
+			return errInterrupted
 		}
 		if p.Args == nil { // a second iomark figure for the previous command line
 			res.Peers[i] = res.Peers[i-1]
@@ -156,7 +179,7 @@ func run(ctx context.Context, o options) error {
 		}
 		prev = p.Args
 		logf("%s: %v", p.Script, p.Args)
-		r := runPeer(ctx, p, drive.Dev, drive.Mnt)
+		r := runPeer(ctx, p, res.Dev, res.Mnt)
 		if r.Err != "" {
 			logf("  failed: %s", r.Err)
 		} else {
@@ -164,44 +187,44 @@ func run(ctx context.Context, o options) error {
 		}
 		res.Peers[i] = r
 	}
+	return nil
+}
 
+// runProfiles runs iomark's profiles the peers stand beside (sbc-reviews with o.sbc).
+func (res *results) runProfiles(ctx context.Context, o options, iomark *iomarkTool) error {
 	profiles := []string{"pibenchmarks", "quick"}
 	if o.sbc {
 		profiles = append(profiles, "sbc-reviews")
 	}
 	for _, prof := range profiles {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted; the drive is taken down and no table is printed")
+		if ctx.Err() != nil {
+			return errInterrupted
 		}
 		logf("iomark run --profile %s", prof)
-		r, err := iomark.runProfile(ctx, drive.Mnt, prof)
+		r, err := iomark.runProfile(ctx, res.Mnt, prof)
 		if err != nil {
 			return err
 		}
 		logf("  %.1f s, %d MiB written", r.DurationS, r.BytesWritten>>20)
 		res.Records[prof] = r
 	}
+	return nil
+}
 
-	if o.timeMode {
-		for _, s := range quickShapes {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("interrupted; the drive is taken down and no table is printed")
-			}
-			logf("reference %s: %v", s.Test, o.refRuntime)
-			r, err := iomark.runReference(ctx, drive.Mnt, s, o.refRuntime)
-			if err != nil {
-				logf("  failed: %v", err) // the row is left out; the other figures still print
-				continue
-			}
-			logf("  %.2f %s", r.Value, s.Field)
-			res.Refs = append(res.Refs, r)
+// runRefs times quick's tests to a figure; a failed reference leaves its row out.
+func (res *results) runRefs(ctx context.Context, o options, iomark *iomarkTool) error {
+	for _, s := range quickShapes {
+		if ctx.Err() != nil {
+			return errInterrupted
 		}
-	}
-
-	res.Env = describeEnv(ctx, iomark, loadStart)
-	fmt.Print(renderReport(res, o))
-	if o.rawPath != "" {
-		return benchkit.WriteJSON(o.rawPath, res)
+		logf("reference %s: %v", s.Test, o.refRuntime)
+		r, err := iomark.runReference(ctx, res.Mnt, s, o.refRuntime)
+		if err != nil {
+			logf("  failed: %v", err) // the row is left out; the other figures still print
+			continue
+		}
+		logf("  %.2f %s", r.Value, s.Field)
+		res.Refs = append(res.Refs, r)
 	}
 	return nil
 }

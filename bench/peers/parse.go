@@ -20,15 +20,25 @@ var hdparmDiskRE = regexp.MustCompile(`disk reads:\s+[\d.]+\s+\S+\s+in\s+[\d.]+\
 
 // parseHdparm returns the "disk reads" figure, as Storage.sh reads it (awk $11, unit $12).
 func parseHdparm(out string) (figure, error) {
-	m := hdparmDiskRE.FindStringSubmatch(out)
+	v, unit, err := findRate(hdparmDiskRE, out, `no "disk reads" line in hdparm output`, "hdparm rate")
+	if err != nil {
+		return figure{}, err
+	}
+	return figure{v, unit + "/sec"}, nil
+}
+
+// findRate reads the rate re finds in out, its first group the number and its second the
+// unit; noLine and rate say what is missing or unreadable in the error.
+func findRate(re *regexp.Regexp, out, noLine, rate string) (float64, string, error) {
+	m := re.FindStringSubmatch(out)
 	if m == nil {
-		return figure{}, fmt.Errorf("no \"disk reads\" line in hdparm output: %.300q", out)
+		return 0, "", fmt.Errorf("%s: %.300q", noLine, out)
 	}
 	v, err := strconv.ParseFloat(m[1], 64)
 	if err != nil {
-		return figure{}, fmt.Errorf("hdparm rate %q: %w", m[1], err)
+		return 0, "", fmt.Errorf("%s %q: %w", rate, m[1], err)
 	}
-	return figure{v, m[2] + "/sec"}, nil
+	return v, m[2], nil
 }
 
 // dd (coreutils) ends with e.g. "545259520 bytes (545 MB, 520 MiB) copied, 27.3 s, 20.0 MB/s";
@@ -39,15 +49,8 @@ var ddRateRE = regexp.MustCompile(`copied,\s+[\d.]+\s+s,\s+([\d.]+)\s+(\S+/s)\s*
 func parseDD(out string) (figure, error) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := strings.TrimSpace(lines[len(lines)-1])
-	m := ddRateRE.FindStringSubmatch(last)
-	if m == nil {
-		return figure{}, fmt.Errorf("no rate on dd's last line: %.300q", last)
-	}
-	v, err := strconv.ParseFloat(m[1], 64)
-	if err != nil {
-		return figure{}, fmt.Errorf("dd rate %q: %w", m[1], err)
-	}
-	return figure{v, m[2]}, nil
+	v, unit, err := findRate(ddRateRE, last, "no rate on dd's last line", "dd rate")
+	return figure{v, unit}, err
 }
 
 // parseFioMinimal reads the IOPS field of fio's terse (--minimal, version 3) line as Storage.sh
@@ -83,15 +86,11 @@ func parseFioMinimal(out string, write bool) (figure, error) {
 var fioGroupReadRE = regexp.MustCompile(`READ: bw=[\d.]+\S+/s \(([\d.]+)([kMG]B)/s\)`)
 
 func parseFioGroupRead(out string) (figure, error) {
-	m := fioGroupReadRE.FindStringSubmatch(out)
-	if m == nil {
-		return figure{}, fmt.Errorf("no \"READ: bw=\" line in fio output: %.300q", out)
-	}
-	v, err := strconv.ParseFloat(m[1], 64)
+	v, unit, err := findRate(fioGroupReadRE, out, `no "READ: bw=" line in fio output`, "fio bandwidth")
 	if err != nil {
-		return figure{}, fmt.Errorf("fio bandwidth %q: %w", m[1], err)
+		return figure{}, err
 	}
-	switch m[2] {
+	switch unit {
 	case "kB":
 		v /= 1000
 	case "GB":

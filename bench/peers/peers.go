@@ -92,22 +92,21 @@ var peers = []peer{
 	},
 }
 
-func hdparmFigure(out string) (float64, figure, error) {
-	f, err := parseHdparm(out)
-	if err != nil {
-		return 0, f, err
-	}
-	v, err := hdparmToMiBPerS(f)
-	return v, f, err
-}
+var (
+	hdparmFigure = inUnit(parseHdparm, hdparmToMiBPerS)
+	ddFigure     = inUnit(parseDD, ddToMBPerS)
+)
 
-func ddFigure(out string) (float64, figure, error) {
-	f, err := parseDD(out)
-	if err != nil {
-		return 0, f, err
+// inUnit reads a peer's figure with parse and converts it with conv to the unit its row prints.
+func inUnit(parse func(string) (figure, error), conv func(figure) (float64, error)) func(string) (float64, figure, error) {
+	return func(out string) (float64, figure, error) {
+		f, err := parse(out)
+		if err != nil {
+			return 0, f, err
+		}
+		v, err := conv(f)
+		return v, f, err
 	}
-	v, err := ddToMBPerS(f)
-	return v, f, err
 }
 
 func fioTerseFigure(write bool) func(string) (float64, figure, error) {

@@ -70,13 +70,8 @@ var rows = []row{
 var iozoneColumns = []string{"write", "rewrite", "read", "reread", "random read", "random write"}
 
 func run(ctx context.Context, iomarkPath string, sizeMB int, rawPath string) error {
-	if err := lab.Available(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("Debian's iozone3 is in non-free (scripts/setup-test-deps.sh adds it)", "iozone"); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, iomarkPath, "sbc-vs-iozone-", logf)
+	iomark, err := benchkit.Start(ctx, iomarkPath, "sbc-vs-iozone-", logf,
+		lab.Available, benchkit.NeedTools("Debian's iozone3 is in non-free (scripts/setup-test-deps.sh adds it)", "iozone"))
 	if err != nil {
 		return err
 	}

@@ -40,27 +40,36 @@ import (
 )
 
 func main() {
-	var (
-		dsn       = flag.String("db", "", "database URL (sqlite:PATH or postgres://…)")
-		duration  = flag.Duration("duration", 60*time.Second, "how long the load runs")
-		tricklers = flag.Int("tricklers", 200, "clients trickling upload bodies at once")
-		addrs     = flag.Int("addresses", 50, "loopback addresses the tricklers come from (127.0.1.1 on)")
-		readPerS  = flag.Float64("reads", 5, "page fetches a second by the reader (home, board, search in turn)")
-		upPerS    = flag.Float64("uploads", 2, "honest uploads a second (each from its own address)")
-		outageAt  = flag.Duration("outage-at", 0, "run -stop this long after the start (0: no outage)")
-		outageFor = flag.Duration("outage-for", 10*time.Second, "then -start after this long")
-		stopCmd   = flag.String("stop", "", "shell command that stops the database")
-		startCmd  = flag.String("start", "", "shell command that starts it again")
-	)
+	var cfg config
+	flag.StringVar(&cfg.dsn, "db", "", "database URL (sqlite:PATH or postgres://…)")
+	flag.DurationVar(&cfg.duration, "duration", 60*time.Second, "how long the load runs")
+	flag.IntVar(&cfg.tricklers, "tricklers", 200, "clients trickling upload bodies at once")
+	flag.IntVar(&cfg.addrs, "addresses", 50, "loopback addresses the tricklers come from (127.0.1.1 on)")
+	flag.Float64Var(&cfg.readPerS, "reads", 5, "page fetches a second by the reader (home, board, search in turn)")
+	flag.Float64Var(&cfg.upPerS, "uploads", 2, "honest uploads a second (each from its own address)")
+	flag.DurationVar(&cfg.outageAt, "outage-at", 0, "run -stop this long after the start (0: no outage)")
+	flag.DurationVar(&cfg.outageFor, "outage-for", 10*time.Second, "then -start after this long")
+	flag.StringVar(&cfg.stopCmd, "stop", "", "shell command that stops the database")
+	flag.StringVar(&cfg.startCmd, "start", "", "shell command that starts it again")
 	flag.Parse()
-	if *dsn == "" || *addrs < 1 || *addrs > 250 {
+	if cfg.dsn == "" || cfg.addrs < 1 || cfg.addrs > 250 {
 		fmt.Fprintln(os.Stderr, "server-hold: give -db, and -addresses from 1 to 250")
 		os.Exit(2)
 	}
-	if err := run(*dsn, *duration, *tricklers, *addrs, *readPerS, *upPerS, *outageAt, *outageFor, *stopCmd, *startCmd); err != nil {
+	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "server-hold:", err)
 		os.Exit(1)
 	}
+}
+
+// config is the command line.
+type config struct {
+	dsn                 string
+	duration            time.Duration
+	tricklers, addrs    int
+	readPerS, upPerS    float64
+	outageAt, outageFor time.Duration
+	stopCmd, startCmd   string
 }
 
 type sample struct {
@@ -69,9 +78,9 @@ type sample struct {
 	status int // 0: transport error
 }
 
-func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upPerS float64, outageAt, outageFor time.Duration, stopCmd, startCmd string) error {
+func run(cfg config) error {
 	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
+	st, err := store.Open(ctx, cfg.dsn)
 	if err != nil {
 		return err
 	}
@@ -102,8 +111,41 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 	defer hs.Close()
 	base := "http://" + ln.Addr().String()
 
+	o := cfg.load(ln.Addr().String(), base)
+	srv.Close()
+
+	// Every acknowledged upload must be there.
+	lost := 0
+	for _, id := range o.acked {
+		// From the store: the truth, and no request limit in the way.
+		if _, _, err := st.GetRun(ctx, id); err != nil {
+			lost++
+		}
+	}
+
+	cfg.report(st.Backend(), o, lost)
+	logMu.Lock()
+	for _, want := range []string{"the database is unreachable", "the database is reachable again"} {
+		fmt.Printf("log lines %q: %d\n", want, bytes.Count(logs.Bytes(), []byte(want)))
+	}
+	logMu.Unlock()
+	return nil
+}
+
+// outcome is what the load saw: the reader's and the uploader's requests, the uploads
+// acknowledged, how the tricklers were answered, and when the outage began and ended.
+type outcome struct {
+	reads, ups     []sample
+	acked          []string
+	trickleAnswers map[int]*atomic.Int64
+	outageLog      []string
+}
+
+// load runs the tricklers, the reader, the uploader and the outage against the server at addr
+// (base is its URL) for cfg.duration, and returns what they saw.
+func (cfg config) load(addr, base string) outcome {
 	start := time.Now()
-	end := start.Add(duration)
+	end := start.Add(cfg.duration)
 	var wg sync.WaitGroup
 	// Tricklers: headers announcing 512 KiB, then a byte every 500 ms, until answered; again.
 	trickleAnswers := map[int]*atomic.Int64{}
@@ -118,13 +160,13 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 		taMu.Unlock()
 		c.Add(1)
 	}
-	for i := range tricklers {
+	for i := range cfg.tricklers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			from := fmt.Sprintf("127.0.1.%d", 1+i%addrs)
+			from := fmt.Sprintf("127.0.1.%d", 1+i%cfg.addrs)
 			for time.Now().Before(end) {
-				code := trickle(ln.Addr().String(), from, end)
+				code := trickle(addr, from, end)
 				countAnswer(code)
 				if code != 408 && time.Now().Before(end) {
 					time.Sleep(time.Second)
@@ -140,10 +182,7 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(time.Duration(float64(time.Second) / readPerS))
-		defer tick.Stop()
-		for i := 0; time.Now().Before(end); i++ {
-			<-tick.C
+		every(cfg.readPerS, end, func(i int) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -153,20 +192,17 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 				reads = append(reads, sample{at: t0.Sub(start), lat: time.Since(t0), status: code})
 				readMu.Unlock()
 			}()
-		}
+		})
 	}()
 	// The honest uploader: records what was acknowledged.
 	var acked []string
 	var ups []sample
 	var upMu sync.Mutex
-	if upPerS > 0 {
+	if cfg.upPerS > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tick := time.NewTicker(time.Duration(float64(time.Second) / upPerS))
-			defer tick.Stop()
-			for i := 0; time.Now().Before(end); i++ {
-				<-tick.C
+			every(cfg.upPerS, end, func(i int) {
 				id := fmt.Sprintf("hold-%d-%d", start.UnixNano(), i)
 				c := client(fmt.Sprintf("127.0.2.%d", 1+i%250))
 				t0 := time.Now()
@@ -177,59 +213,48 @@ func run(dsn string, duration time.Duration, tricklers, addrs int, readPerS, upP
 					acked = append(acked, id)
 				}
 				upMu.Unlock()
-			}
+			})
 		}()
 	}
 	var outageLog []string
-	if outageAt > 0 {
+	if cfg.outageAt > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			time.Sleep(outageAt)
-			outageLog = append(outageLog, fmt.Sprintf("%5.1f s  stop: %v", time.Since(start).Seconds(), shell(stopCmd)))
-			time.Sleep(outageFor)
-			outageLog = append(outageLog, fmt.Sprintf("%5.1f s  start: %v", time.Since(start).Seconds(), shell(startCmd)))
+			time.Sleep(cfg.outageAt)
+			outageLog = append(outageLog, fmt.Sprintf("%5.1f s  stop: %v", time.Since(start).Seconds(), shell(cfg.stopCmd)))
+			time.Sleep(cfg.outageFor)
+			outageLog = append(outageLog, fmt.Sprintf("%5.1f s  start: %v", time.Since(start).Seconds(), shell(cfg.startCmd)))
 		}()
 	}
 	wg.Wait()
-	srv.Close()
+	return outcome{reads: reads, ups: ups, acked: acked, trickleAnswers: trickleAnswers, outageLog: outageLog}
+}
 
-	// Every acknowledged upload must be there.
-	lost := 0
-	for _, id := range acked {
-		// From the store: the truth, and no request limit in the way.
-		if _, _, err := st.GetRun(ctx, id); err != nil {
-			lost++
-		}
-	}
-
+// report prints the table of what the load saw; lost is how many acknowledged uploads the
+// store does not hold.
+func (cfg config) report(backend string, o outcome, lost int) {
 	m := benchkit.ReadMachine()
 	fmt.Printf("server-hold: %s, %s, %d cores, load %s\n", time.Now().UTC().Format(time.RFC3339), m.CPU, m.Cores, benchkit.LoadAvg())
 	fmt.Printf("database %s, %s load, %d tricklers from %d addresses, reader %.0f/s, uploader %.0f/s\n",
-		st.Backend(), duration, tricklers, addrs, readPerS, upPerS)
-	for _, l := range outageLog {
+		backend, cfg.duration, cfg.tricklers, cfg.addrs, cfg.readPerS, cfg.upPerS)
+	for _, l := range o.outageLog {
 		fmt.Println(l)
 	}
 	fmt.Println()
-	printTable("reader (home, board, search)", reads, outageAt, outageFor)
-	printTable("honest uploads", ups, outageAt, outageFor)
-	fmt.Printf("uploads acknowledged %d, lost %d\n", len(acked), lost)
+	printTable("reader (home, board, search)", o.reads, cfg.outageAt, cfg.outageFor)
+	printTable("honest uploads", o.ups, cfg.outageAt, cfg.outageFor)
+	fmt.Printf("uploads acknowledged %d, lost %d\n", len(o.acked), lost)
 	fmt.Print("trickler answers:")
 	var codes []int
-	for c := range trickleAnswers {
+	for c := range o.trickleAnswers {
 		codes = append(codes, c)
 	}
 	sort.Ints(codes)
 	for _, c := range codes {
-		fmt.Printf(" %d×%d", c, trickleAnswers[c].Load())
+		fmt.Printf(" %d×%d", c, o.trickleAnswers[c].Load())
 	}
 	fmt.Println()
-	logMu.Lock()
-	for _, want := range []string{"the database is unreachable", "the database is reachable again"} {
-		fmt.Printf("log lines %q: %d\n", want, bytes.Count(logs.Bytes(), []byte(want)))
-	}
-	logMu.Unlock()
-	return nil
 }
 
 func printTable(name string, s []sample, outageAt, outageFor time.Duration) {
@@ -368,3 +393,13 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 func newReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
 
 func urlQuery(s string) string { return url.QueryEscape(s) }
+
+// every calls f with the number of each tick, perS ticks a second, until end.
+func every(perS float64, end time.Time, f func(i int)) {
+	tick := time.NewTicker(time.Duration(float64(time.Second) / perS))
+	defer tick.Stop()
+	for i := 0; time.Now().Before(end); i++ {
+		<-tick.C
+		f(i)
+	}
+}

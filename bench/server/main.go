@@ -193,7 +193,7 @@ type page struct {
 }
 
 func run(c config) error {
-	dsn, n, viaHTTP, workers, uploaders, drives, requests, fillOnly := c.dsn, c.n, c.viaHTTP, c.workers, c.uploaders, c.drives, c.requests, c.fillOnly
+	dsn, n, viaHTTP, workers, drives, fillOnly := c.dsn, c.n, c.viaHTTP, c.workers, c.drives, c.fillOnly
 	ctx := context.Background()
 	if dsn == "" {
 		dir, err := os.MkdirTemp("", "iomark-bench-")
@@ -203,11 +203,10 @@ func run(c config) error {
 		defer os.RemoveAll(dir)
 		dsn = "sqlite:" + filepath.Join(dir, "bench.db")
 	}
+	g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	if c.serverURL != "" {
 		// Another program's server: its database is not opened here (opening migrates it).
-		g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-		m := benchkit.ReadMachine()
-		fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+		printMachine()
 		return sweep("", c.memoryMiB, c.sweep, c.perClient, benchPages(g), c.serverURL, c.serverPID)
 	}
 	// As iomark serve opens it: at most server.DBConns connections, SQLite's cache from the budget.
@@ -217,13 +216,11 @@ func run(c config) error {
 		return err
 	}
 	defer st.Close()
-	g := gen{drives: drives, base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	have, err := st.CountRuns(ctx, store.Filter{})
 	if err != nil {
 		return err
 	}
-	m := benchkit.ReadMachine()
-	fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+	printMachine()
 	fmt.Printf("database %s (%s): %d results before\n", redact(dsn), st.Backend(), have)
 
 	// Fill straight into the store up to n less what the API will add, so ingest is measured
@@ -244,7 +241,14 @@ func run(c config) error {
 		return sweep(dsn, c.memoryMiB, c.sweep, c.perClient, benchPages(g), c.serverURL, c.serverPID)
 	}
 
-	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1, CacheBytes: plan.CacheBytes})
+	return serveAndMeasure(ctx, c, st, g, plan.CacheBytes, have)
+}
+
+// serveAndMeasure serves st in this process, ingests c.viaHTTP results through the API (new
+// ids from have on), and times the start-up rankings and each page.
+func serveAndMeasure(ctx context.Context, c config, st *store.Store, g gen, cacheBytes int64, have int) error {
+	viaHTTP, workers, uploaders, requests := c.viaHTTP, c.workers, c.uploaders, c.requests
+	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1, CacheBytes: cacheBytes})
 	if err != nil {
 		return err
 	}
@@ -337,39 +341,19 @@ func pageNames(pages []page) string {
 // ingest uploads count generated results with ids from first on, from workers clients, and
 // returns how many and how long it took.
 func ingest(client *http.Client, base string, g gen, first, count, workers int) (int, float64, error) {
-	var (
-		next   atomic.Int64
-		failed atomic.Int64
-		wg     sync.WaitGroup
-	)
-	next.Store(int64(first))
-	upTo := int64(first + count)
+	failed := failures{first: "first failed upload:"}
 	start := time.Now()
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 1))
-			for {
-				i := next.Add(1) - 1
-				if i >= upTo {
-					return
-				}
-				body, _ := json.Marshal(g.record(int(i), rng))
-				resp, err := client.Post(base+"/api/v1/results", "application/json", bytes.NewReader(body))
-				if err == nil && resp.StatusCode != http.StatusCreated {
-					err = fmt.Errorf("status %s", resp.Status)
-				}
-				if resp != nil {
-					resp.Body.Close()
-				}
-				if err != nil && failed.Add(1) == 1 {
-					fmt.Fprintln(os.Stderr, "first failed upload:", err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	claimRanges(workers, 1, int64(first), int64(first+count), 1, func(i, _ int64, rng *rand.Rand) {
+		body, _ := json.Marshal(g.record(int(i), rng))
+		resp, err := client.Post(base+"/api/v1/results", "application/json", bytes.NewReader(body))
+		if err == nil && resp.StatusCode != http.StatusCreated {
+			err = fmt.Errorf("status %s", resp.Status)
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		failed.note(err)
+	})
 	if failed.Load() > 0 {
 		return 0, 0, fmt.Errorf("%d uploads failed", failed.Load())
 	}
@@ -384,48 +368,65 @@ func fill(ctx context.Context, st *store.Store, g gen, first, upTo, workers int)
 	if st.Backend() == "sqlite" {
 		workers = 1
 	}
-	var (
-		next, filled, failed atomic.Int64
-		wg                   sync.WaitGroup
-	)
-	next.Store(int64(first))
+	var filled atomic.Int64
+	failed := failures{first: "first failed save:"}
 	stop := progress(&filled, int64(upTo-first))
 	defer stop()
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 2))
-			for {
-				from := next.Add(fillBatch) - fillBatch
-				if from >= int64(upTo) {
-					return
-				}
-				var batch []store.BatchRun
-				for i := from; i < min(from+fillBatch, int64(upTo)); i++ {
-					row, tests, err := runstore.Row(g.record(int(i), rng), store.SourceSubmitted)
-					if err != nil {
-						if failed.Add(1) == 1 {
-							fmt.Fprintln(os.Stderr, "first failed save:", err)
-						}
-						continue
-					}
-					batch = append(batch, store.BatchRun{Run: row, Tests: tests})
-				}
-				for _, err := range st.SaveBatch(ctx, batch) {
-					if err != nil && failed.Add(1) == 1 {
-						fmt.Fprintln(os.Stderr, "first failed save:", err)
-					}
-				}
-				filled.Add(int64(len(batch)))
+	claimRanges(workers, 2, int64(first), int64(upTo), fillBatch, func(from, to int64, rng *rand.Rand) {
+		var batch []store.BatchRun
+		for i := from; i < to; i++ {
+			row, tests, err := runstore.Row(g.record(int(i), rng), store.SourceSubmitted)
+			if err != nil {
+				failed.note(err)
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			batch = append(batch, store.BatchRun{Run: row, Tests: tests})
+		}
+		for _, err := range st.SaveBatch(ctx, batch) {
+			failed.note(err)
+		}
+		filled.Add(int64(len(batch)))
+	})
 	if failed.Load() > 0 {
 		return fmt.Errorf("%d direct saves failed", failed.Load())
 	}
 	return nil
+}
+
+// claimRanges has workers goroutines take ranges [from, to) of up to step ids, from first up
+// to upTo, until none is left, and waits for them; each goroutine has a random source of its
+// own (rand's sources are not safe for concurrent use), seeded by its number and stream.
+func claimRanges(workers int, stream uint64, first, upTo, step int64, do func(from, to int64, rng *rand.Rand)) {
+	var next atomic.Int64
+	next.Store(first)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), stream))
+			for {
+				from := next.Add(step) - step
+				if from >= upTo {
+					return
+				}
+				do(from, min(from+step, upTo), rng)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// failures counts the failures of many goroutines and prints the first on stderr, after first.
+type failures struct {
+	atomic.Int64
+	first string
+}
+
+func (f *failures) note(err error) {
+	if err != nil && f.Add(1) == 1 {
+		fmt.Fprintln(os.Stderr, f.first, err)
+	}
 }
 
 // only limits the pages measured (-only).
@@ -454,13 +455,18 @@ func progress(done *atomic.Int64, total int64) (stop func()) {
 	return func() { close(quit) }
 }
 
+// printMachine prints the line that says where the bench ran.
+func printMachine() {
+	m := benchkit.ReadMachine()
+	fmt.Printf("%s, %s, %d cores, kernel %s, load %s\n", m.Date, m.CPU, m.Cores, m.Kernel, benchkit.LoadAvg())
+}
+
 // measure requests url count times from workers clients and returns the sorted latencies.
 // path(i) is the i-th request's path: most pages ask the same one each time, one search asks
 // a different one each time so that nothing the server keeps can answer it.
 func measure(client *http.Client, base string, path func(i int) string, count, workers int) ([]time.Duration, error) {
 	var (
-		mu   sync.Mutex
-		lat  []time.Duration
+		lat  latencies
 		errs atomic.Int64
 		wg   sync.WaitGroup
 		left atomic.Int64
@@ -475,22 +481,12 @@ func measure(client *http.Client, base string, path func(i int) string, count, w
 				if i < 0 {
 					break
 				}
-				t := time.Now()
-				resp, err := client.Get(base + path(int(i)))
+				resp, d, err := timedGet(client, base+path(int(i)))
 				if err != nil || resp.StatusCode != http.StatusOK {
 					errs.Add(1)
-					if resp != nil {
-						resp.Body.Close()
-					}
 					continue
 				}
-				var sink bytes.Buffer
-				_, _ = sink.ReadFrom(resp.Body)
-				resp.Body.Close()
-				d := time.Since(t)
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
+				lat.add(d)
 			}
 		}()
 	}
@@ -498,8 +494,39 @@ func measure(client *http.Client, base string, path func(i int) string, count, w
 	if errs.Load() > 0 {
 		return nil, fmt.Errorf("%d of %d requests failed", errs.Load(), count)
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return lat, nil
+	return lat.sorted(), nil
+}
+
+// timedGet requests url, reads the whole answer and closes it, and returns the response (its
+// status) and how long that took.
+func timedGet(client *http.Client, url string) (*http.Response, time.Duration, error) {
+	t := time.Now()
+	resp, err := client.Get(url)
+	if err != nil {
+		return nil, 0, err
+	}
+	var sink bytes.Buffer
+	_, _ = sink.ReadFrom(resp.Body)
+	resp.Body.Close()
+	return resp, time.Since(t), nil
+}
+
+// latencies collects the times of the answered requests from many clients at once.
+type latencies struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (l *latencies) add(d time.Duration) {
+	l.mu.Lock()
+	l.d = append(l.d, d)
+	l.mu.Unlock()
+}
+
+// sorted is every time added, shortest first; call it once the clients are done.
+func (l *latencies) sorted() []time.Duration {
+	sort.Slice(l.d, func(i, j int) bool { return l.d[i] < l.d[j] })
+	return l.d
 }
 
 func ms(sorted []time.Duration, q float64) float64 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,8 +133,7 @@ func sweepSteps(base string, pid int, clients []int, perClient int, pages []page
 // turned away busy (503).
 func load(client *http.Client, base string, pages []page, n, perClient int) ([]time.Duration, int, error) {
 	var (
-		mu    sync.Mutex
-		lat   []time.Duration
+		lat   latencies
 		busy  atomic.Int64
 		fails atomic.Int64
 		first atomic.Value
@@ -148,22 +145,15 @@ func load(client *http.Client, base string, pages []page, n, perClient int) ([]t
 			defer wg.Done()
 			for j := range perClient {
 				p := pages[(c+j)%len(pages)]
-				t := time.Now()
-				resp, err := client.Get(base + p.path(c*perClient+j))
+				resp, d, err := timedGet(client, base+p.path(c*perClient+j))
 				if err != nil {
 					fails.Add(1)
 					first.CompareAndSwap(nil, err.Error())
 					continue
 				}
-				var sink bytes.Buffer
-				_, _ = sink.ReadFrom(resp.Body)
-				resp.Body.Close()
 				switch resp.StatusCode {
 				case http.StatusOK:
-					d := time.Since(t)
-					mu.Lock()
-					lat = append(lat, d)
-					mu.Unlock()
+					lat.add(d)
 				case http.StatusServiceUnavailable:
 					busy.Add(1)
 				default:
@@ -177,8 +167,7 @@ func load(client *http.Client, base string, pages []page, n, perClient int) ([]t
 	if fails.Load() > 0 {
 		return nil, 0, fmt.Errorf("%d requests failed, the first: %v", fails.Load(), first.Load())
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return lat, int(busy.Load()), nil
+	return lat.sorted(), int(busy.Load()), nil
 }
 
 // procStatusKiB reads one "Name: N kB" line of /proc/PID/status.

@@ -91,13 +91,8 @@ type result struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.CardAvailable(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("apt-get install e2fsprogs fio", "badblocks", "fio"); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "verify-full-vs-badblocks-", logf)
+	iomark, err := benchkit.Start(ctx, o.iomarkPath, "verify-full-vs-badblocks-", logf,
+		lab.CardAvailable, benchkit.NeedTools("apt-get install e2fsprogs fio", "badblocks", "fio"))
 	if err != nil {
 		return err
 	}
@@ -117,14 +112,32 @@ func run(ctx context.Context, o options) error {
 	benchkit.ReadMachine().Header(&out, iomark.Version)
 
 	size := o.sizeMiB << 20
-	badAt, badLen := size*3/10/4096*4096+12<<10, int64(5<<20)
-	clean := stick("clean", size)
-	damaged := stick("bad", size)
-	damaged.BadRegions = []lab.BadRegion{{OffsetBytes: badAt, LengthBytes: badLen, Kind: lab.BadIOError}}
-	truth := [][2]int64{{badAt, badAt + badLen}}
+	if err := b.readScans(ctx, &out, size); err != nil {
+		return err
+	}
+	if err := b.writeScans(ctx, &out, size/4); err != nil {
+		return err
+	}
+	fmt.Fprintf(&out, "Load average %s at the end.\n", benchkit.LoadAvg())
+	os.Stdout.Write(out.Bytes())
+	return nil
+}
 
-	fmt.Fprintf(&out, "##### Read scan: %s cards at 100 MB/s reads (0.2 ms a command)\n\n", fmtMiB(size))
-	fmt.Fprintf(&out, "| card | tool | wall, s | read rate, MB/s | read at the card | bad regions found | card as before |\n|---|---|--:|--:|--:|---|---|\n")
+// withBadStretch is spec with 5 MiB unreadable from 30% of the card on, and that stretch as
+// the regions a scan should find.
+func withBadStretch(spec lab.CardSpec) (lab.CardSpec, [][2]int64) {
+	badAt, badLen := spec.ClaimedBytes*3/10/4096*4096+12<<10, int64(5<<20)
+	spec.BadRegions = []lab.BadRegion{{OffsetBytes: badAt, LengthBytes: badLen, Kind: lab.BadIOError}}
+	return spec, [][2]int64{{badAt, badAt + badLen}}
+}
+
+// readScans sets the read-only scans side by side on a clean card of size bytes and on one
+// with an unreadable stretch.
+func (b *bench) readScans(ctx context.Context, out *bytes.Buffer, size int64) error {
+	clean := stick("clean", size)
+	damaged, truth := withBadStretch(stick("bad", size))
+	fmt.Fprintf(out, "##### Read scan: %s cards at 100 MB/s reads (0.2 ms a command)\n\n", fmtMiB(size))
+	fmt.Fprintf(out, "| card | tool | wall, s | read rate, MB/s | read at the card | bad regions found | card as before |\n|---|---|--:|--:|--:|---|---|\n")
 	var ratios []string
 	for _, c := range []struct {
 		name  string
@@ -138,23 +151,24 @@ func run(ctx context.Context, o options) error {
 				return err
 			}
 			rs = append(rs, r)
-			fmt.Fprintf(&out, "| %s | %s | %.1f | %.1f | %s | %s | %v |\n", c.name, toolWords(tool), r.wallS, r.mbPerS,
+			fmt.Fprintf(out, "| %s | %s | %.1f | %.1f | %s | %s | %v |\n", c.name, toolWords(tool), r.wallS, r.mbPerS,
 				fmtMB(r.bytesRead), regionsWords(r.bad, c.truth), r.unchanged)
 		}
 		fio, ro, bb := rs[0], rs[1], rs[2]
 		ratios = append(ratios, fmt.Sprintf("%s card: iomark --full --read-only reads at %.2f× fio's rate and takes %.2f× fio's time and %.2f× badblocks -sv's",
 			c.name, ro.mbPerS/fio.mbPerS, ro.wallS/fio.wallS, ro.wallS/bb.wallS))
 	}
-	fmt.Fprintf(&out, "\n%s.\n\n", strings.Join(ratios, "; "))
+	fmt.Fprintf(out, "\n%s.\n\n", strings.Join(ratios, "; "))
+	return nil
+}
 
-	wsize := size / 4
-	wbadAt := wsize*3/10/4096*4096 + 12<<10
-	wdamaged := stick("wbad", wsize)
-	wdamaged.BadRegions = []lab.BadRegion{{OffsetBytes: wbadAt, LengthBytes: badLen, Kind: lab.BadIOError}}
-	wtruth := [][2]int64{{wbadAt, wbadAt + badLen}}
-	fmt.Fprintf(&out, "##### Write scans: %s cards at 40 MB/s writes, 100 MB/s reads, an unreadable 5 MiB at 30%%\n\n", fmtMiB(wsize))
-	fmt.Fprintf(&out, "| test | tool | wall, s | written at the card | read at the card | bad regions found | data kept |\n|---|---|--:|--:|--:|---|---|\n")
-	ratios = nil
+// writeScans sets the scans that write side by side, on cards of wsize bytes with an
+// unreadable stretch.
+func (b *bench) writeScans(ctx context.Context, out *bytes.Buffer, wsize int64) error {
+	wdamaged, wtruth := withBadStretch(stick("wbad", wsize))
+	fmt.Fprintf(out, "##### Write scans: %s cards at 40 MB/s writes, 100 MB/s reads, an unreadable 5 MiB at 30%%\n\n", fmtMiB(wsize))
+	fmt.Fprintf(out, "| test | tool | wall, s | written at the card | read at the card | bad regions found | data kept |\n|---|---|--:|--:|--:|---|---|\n")
+	var ratios []string
 	for _, pair := range [][]string{{"iomark-rewrite", "badblocks-n"}, {"iomark-destructive", "badblocks-w", "badblocks-w-random"}} {
 		var rs []result
 		for _, tool := range pair {
@@ -167,16 +181,14 @@ func run(ctx context.Context, o options) error {
 			if strings.Contains(tool, "destructive") || strings.HasPrefix(tool, "badblocks-w") {
 				kept = "no (destructive)"
 			}
-			fmt.Fprintf(&out, "| %s | %s | %.1f | %s | %s | %s | %s |\n", pair[0][len("iomark-"):], toolWords(tool), r.wallS,
+			fmt.Fprintf(out, "| %s | %s | %.1f | %s | %s | %s | %s |\n", pair[0][len("iomark-"):], toolWords(tool), r.wallS,
 				fmtMB(r.bytesWritten), fmtMB(r.bytesRead), regionsWords(r.bad, wtruth), kept)
 		}
 		for _, r := range rs[1:] {
 			ratios = append(ratios, fmt.Sprintf("%s takes %.2f× %s's time", toolWords(rs[0].tool), rs[0].wallS/r.wallS, toolWords(r.tool)))
 		}
 	}
-	fmt.Fprintf(&out, "\n%s.\n\n", strings.Join(ratios, "; "))
-	fmt.Fprintf(&out, "Load average %s at the end.\n", benchkit.LoadAvg())
-	os.Stdout.Write(out.Bytes())
+	fmt.Fprintf(out, "\n%s.\n\n", strings.Join(ratios, "; "))
 	return nil
 }
 
@@ -205,28 +217,7 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 	defer d.Down()
 	state := d.Card.Digest()
 	dev := d.Dev
-	var args []string
-	switch tool {
-	case "fio":
-		args = []string{"fio", "--name=seq", "--filename=" + dev, "--rw=read", "--bs=1M", "--direct=1", "--ioengine=psync",
-			"--output-format=json", "--continue_on_error=read"}
-	case "iomark-ro":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--read-only", "--json", "--no-save"}
-	case "iomark-full":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--confirm", dev, "--json", "--no-save"}
-	case "iomark-rewrite":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--rewrite", "--confirm", dev, "--json", "--no-save"}
-	case "iomark-destructive":
-		args = []string{b.iomark.Path, "verify", dev, "--full", "--destructive", "--confirm", dev, "--json", "--no-save"}
-	case "badblocks":
-		args = []string{"badblocks", "-sv", "-b", "4096", dev}
-	case "badblocks-n":
-		args = []string{"badblocks", "-nsv", "-b", "4096", dev}
-	case "badblocks-w":
-		args = []string{"badblocks", "-wsv", "-b", "4096", dev}
-	case "badblocks-w-random":
-		args = []string{"badblocks", "-wsv", "-b", "4096", "-t", "random", dev}
-	}
+	args := b.args(tool, dev)
 	before := d.Card.Counters()
 	logf("%s on %s", strings.Join(args, " "), spec.Name)
 	start := time.Now()
@@ -253,8 +244,41 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 	after := d.Card.Counters()
 	r := result{tool: tool, wallS: wall, bytesRead: after.BytesRead - before.BytesRead, bytesWritten: after.BytesWritten - before.BytesWritten,
 		unchanged: d.Card.Digest() == state}
+	err = r.read(so.Bytes(), spec.ClaimedBytes)
+	return r, err
+}
+
+// args is tool's command line on dev.
+func (b *bench) args(tool, dev string) []string {
+	switch tool {
+	case "fio":
+		return []string{"fio", "--name=seq", "--filename=" + dev, "--rw=read", "--bs=1M", "--direct=1", "--ioengine=psync",
+			"--output-format=json", "--continue_on_error=read"}
+	case "iomark-ro":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--read-only", "--json", "--no-save"}
+	case "iomark-full":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--confirm", dev, "--json", "--no-save"}
+	case "iomark-rewrite":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--rewrite", "--confirm", dev, "--json", "--no-save"}
+	case "iomark-destructive":
+		return []string{b.iomark.Path, "verify", dev, "--full", "--destructive", "--confirm", dev, "--json", "--no-save"}
+	case "badblocks":
+		return []string{"badblocks", "-sv", "-b", "4096", dev}
+	case "badblocks-n":
+		return []string{"badblocks", "-nsv", "-b", "4096", dev}
+	case "badblocks-w":
+		return []string{"badblocks", "-wsv", "-b", "4096", dev}
+	case "badblocks-w-random":
+		return []string{"badblocks", "-wsv", "-b", "4096", "-t", "random", dev}
+	}
+	return nil
+}
+
+// read takes what the tool printed, out, into r: its read rate and the bad regions it found
+// (claimed is the card's size, for badblocks' rate over its whole run).
+func (r *result) read(out []byte, claimed int64) error {
 	switch {
-	case tool == "fio":
+	case r.tool == "fio":
 		var j struct {
 			Jobs []struct {
 				Read struct {
@@ -262,10 +286,10 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 				} `json:"read"`
 			} `json:"jobs"`
 		}
-		if err := json.Unmarshal(so.Bytes(), &j); err == nil && len(j.Jobs) > 0 {
+		if err := json.Unmarshal(out, &j); err == nil && len(j.Jobs) > 0 {
 			r.mbPerS = j.Jobs[0].Read.BwBytes / 1e6
 		}
-	case strings.HasPrefix(tool, "iomark"):
+	case strings.HasPrefix(r.tool, "iomark"):
 		var j struct {
 			BadRegions []struct {
 				StartByte int64 `json:"start_byte"`
@@ -275,8 +299,8 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 				ReadMBPerS float64 `json:"read_mb_per_s"`
 			} `json:"surface"`
 		}
-		if err := json.Unmarshal(so.Bytes(), &j); err != nil {
-			return r, fmt.Errorf("%s printed no JSON: %v\n%s", tool, err, so.String())
+		if err := json.Unmarshal(out, &j); err != nil {
+			return fmt.Errorf("%s printed no JSON: %v\n%s", r.tool, err, string(out))
 		}
 		for _, g := range j.BadRegions {
 			r.bad = append(r.bad, [2]int64{g.StartByte, g.EndByte})
@@ -284,7 +308,7 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 		r.mbPerS = j.Surface.ReadMBPerS
 	default: // badblocks: one bad block number (4096-byte blocks) per line on stdout
 		var blocks []int64
-		for _, line := range strings.Fields(so.String()) {
+		for _, line := range strings.Fields(string(out)) {
 			if n, err := strconv.ParseInt(line, 10, 64); err == nil {
 				blocks = append(blocks, n)
 			}
@@ -297,11 +321,11 @@ func (b *bench) runOn(ctx context.Context, spec lab.CardSpec, tool string) (resu
 				r.bad = append(r.bad, [2]int64{n * 4096, n*4096 + 4096})
 			}
 		}
-		if tool == "badblocks" && wall > 0 {
-			r.mbPerS = float64(spec.ClaimedBytes) / wall / 1e6 // over its whole run: it prints no rate
+		if r.tool == "badblocks" && r.wallS > 0 {
+			r.mbPerS = float64(claimed) / r.wallS / 1e6 // over its whole run: it prints no rate
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // regionsWords lists the regions found, and whether they match the truth exactly.

@@ -94,13 +94,8 @@ type bench struct {
 }
 
 func run(ctx context.Context, o options) error {
-	if err := lab.CardAvailable(); err != nil {
-		return err
-	}
-	if err := benchkit.NeedTools("apt-get install f3 flashbench fio e2fsprogs", "f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"); err != nil {
-		return err
-	}
-	iomark, err := benchkit.PrepareIomark(ctx, o.iomarkPath, "verify-vs-f3-", logf)
+	iomark, err := benchkit.Start(ctx, o.iomarkPath, "verify-vs-f3-", logf, lab.CardAvailable,
+		benchkit.NeedTools("apt-get install f3 flashbench fio e2fsprogs", "f3probe", "f3write", "f3read", "flashbench", "fio", "mkfs.ext4"))
 	if err != nil {
 		return err
 	}
@@ -433,8 +428,11 @@ func (b *bench) fill(ctx context.Context, out *bytes.Buffer) error {
 	fmt.Fprintf(out, "\niomark/f3: write rate %s, total time %s.\n\n", ratioText(wr), ratioText(tr))
 	unmount()
 	d.Down()
+	return b.fillFake(ctx, out)
+}
 
-	// A fake card: 1 GB claimed, 400 MB real, writes past it lost.
+// fillFake is fill's fake card: 1 GB claimed, 400 MB real, writes past it lost.
+func (b *bench) fillFake(ctx context.Context, out *bytes.Buffer) error {
 	fake := withFake(sdCard("fillfake", 1_000_000_000/512*512), 400_000_000/512*512, lab.FailDropZeros)
 	fd, err := lab.UpCard(fake, lab.CardAttach{})
 	if err != nil {

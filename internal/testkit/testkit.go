@@ -1,11 +1,13 @@
 // Package testkit is support code for tests and bench programs only: the emulated drives and
-// cards of lab, the QEMU guests of qemu, the throwaway PostgreSQL of pg, and Require, the one
-// place that decides what a test does when something it needs is missing here. Nothing the
+// cards of lab, the QEMU guests of qemu, the throwaway PostgreSQL of pg, Require, the one
+// place that decides what a test does when something it needs is missing here, and Contains
+// for the output a test reads. Nothing the
 // iomark binary links may import it (cmd/iomark's dependency test and internal/archtest check).
 package testkit
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -20,4 +22,15 @@ func Require(t testing.TB, what string) {
 		t.Fatalf("CI must run this test: %s", what)
 	}
 	t.Skip(what)
+}
+
+// Contains fails the test for each of wants that out, a command's or a renderer's output
+// (named what in the message), lacks.
+func Contains(t testing.TB, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
+		}
+	}
 }

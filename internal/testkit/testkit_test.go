@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -50,4 +51,23 @@ func withoutCI(env []string) []string {
 		}
 	}
 	return out
+}
+
+// errorRecorder is a testing.TB that keeps what Errorf reports.
+type errorRecorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *errorRecorder) Helper() {}
+func (r *errorRecorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func TestContainsNamesEachMissingPiece(t *testing.T) {
+	r := &errorRecorder{TB: t}
+	Contains(r, "table", "| a | b |\n", "| a |", "| c |", "| d |")
+	if len(r.errs) != 2 || r.errs[0] != "table lacks \"| c |\":\n| a | b |\n" {
+		t.Errorf("errors %q", r.errs)
+	}
 }

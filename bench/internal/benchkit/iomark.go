@@ -24,6 +24,18 @@ func (t *Iomark) Cleanup() {
 	}
 }
 
+// Start refuses to run where the bench cannot, returning the first error of its needs in
+// turn (the lab's devices, NeedTools, ...), and then prepares the binary under test as
+// PrepareIomark does.
+func Start(ctx context.Context, path, prefix string, logf func(string, ...any), needs ...func() error) (*Iomark, error) {
+	for _, need := range needs {
+		if err := need(); err != nil {
+			return nil, err
+		}
+	}
+	return PrepareIomark(ctx, path, prefix, logf)
+}
+
 // PrepareIomark takes the binary at path, or (path empty) builds ./cmd/iomark of this module
 // into a temporary directory named with prefix, stamped as scripts/build.sh does so reports
 // name the commit.

@@ -34,20 +34,30 @@ func Main(name string, check func() error, run func(ctx context.Context) error) 
 	}
 }
 
+// NoArgs refuses arguments after the flags, for a check that takes none.
+func NoArgs() error {
+	if flag.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	return nil
+}
+
 // Logger prints progress lines on stderr, prefixed with the program's name (stdout is the
 // report).
 func Logger(name string) func(format string, a ...any) {
 	return func(format string, a ...any) { fmt.Fprintf(os.Stderr, name+": "+format+"\n", a...) }
 }
 
-// NeedTools refuses to start without each peer tool on PATH; install says how to get them.
-func NeedTools(install string, tools ...string) error {
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s not found: %s", tool, install)
+// NeedTools is a need for Start: each peer tool on PATH; install says how to get them.
+func NeedTools(install string, tools ...string) func() error {
+	return func() error {
+		for _, tool := range tools {
+			if _, err := exec.LookPath(tool); err != nil {
+				return fmt.Errorf("%s not found: %s", tool, install)
+			}
 		}
+		return nil
 	}
-	return nil
 }
 
 // Header writes a report's heading: the date and the binary measured, then the machine, the

@@ -15,24 +15,41 @@ const imageDir = "/dev/shm"
 // losetup, /dev/shm and a writable root cgroup-v1 blkio controller are all present, else an
 // error naming each thing missing and how to get it.
 func Available() error {
-	var missing []string
-	if os.Geteuid() != 0 {
-		missing = append(missing, "root (run as root, e.g. sudo go test ./...)")
-	}
-	if _, err := os.Stat("/dev/loop-control"); err != nil {
-		missing = append(missing, "the loop driver (/dev/loop-control: modprobe loop)")
-	}
-	if _, err := exec.LookPath("losetup"); err != nil {
-		missing = append(missing, "losetup (apt-get install util-linux)")
-	}
-	if fi, err := os.Stat(imageDir); err != nil || !fi.IsDir() {
-		missing = append(missing, imageDir+" (a tmpfs for RAM-backed images)")
-	}
+	var m missing
+	m.root()
+	m.loop()
+	fi, err := os.Stat(imageDir)
+	m.need(err == nil && fi.IsDir(), imageDir+" (a tmpfs for RAM-backed images)")
 	if err := blkioWritable(); err != nil {
-		missing = append(missing, err.Error())
+		m = append(m, err.Error())
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("lab: emulated drives unavailable: missing %s", strings.Join(missing, "; "))
+	return m.err("drives")
+}
+
+// missing collects, in the order checked, what an emulated device needs and this machine
+// lacks, each saying how to get it.
+type missing []string
+
+func (m *missing) need(present bool, what string) {
+	if !present {
+		*m = append(*m, what)
+	}
+}
+
+func (m *missing) root() { m.need(os.Geteuid() == 0, "root (run as root, e.g. sudo go test ./...)") }
+
+// loop is the loop driver and losetup.
+func (m *missing) loop() {
+	_, err := os.Stat("/dev/loop-control")
+	m.need(err == nil, "the loop driver (/dev/loop-control: modprobe loop)")
+	_, err = exec.LookPath("losetup")
+	m.need(err == nil, "losetup (apt-get install util-linux)")
+}
+
+// err is nil when nothing is missing, else the error naming each thing.
+func (m missing) err(devices string) error {
+	if len(m) > 0 {
+		return fmt.Errorf("lab: emulated %s unavailable: missing %s", devices, strings.Join(m, "; "))
 	}
 	return nil
 }

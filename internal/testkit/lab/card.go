@@ -335,15 +335,16 @@ func (c *Card) checkRange(n int, off int64) error {
 	return nil
 }
 
-// gate counts an I/O against BreakAfter and reports whether the card is broken.
-func (c *Card) gateLocked() error {
+// admitLocked counts an I/O on [off, off+n) against BreakAfter and refuses it where the card
+// is broken or fails.
+func (c *Card) admitLocked(off, n int64) error {
 	if c.breakIn == 0 {
 		c.broken, c.breakIn = true, -1
 	}
 	if c.breakIn > 0 {
 		c.breakIn--
 	}
-	if c.broken {
+	if c.broken || c.failsLocked(off, n) {
 		return errIO
 	}
 	return nil
@@ -357,11 +358,8 @@ func (c *Card) ReadAt(p []byte, off int64) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.gateLocked(); err != nil {
+	if err := c.admitLocked(off, int64(len(p))); err != nil {
 		return err
-	}
-	if c.failsLocked(off, int64(len(p))) {
-		return errIO
 	}
 	c.reads.Add(1)
 	c.bytesRead.Add(int64(len(p)))
@@ -386,11 +384,8 @@ func (c *Card) WriteAt(p []byte, off int64) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.gateLocked(); err != nil {
+	if err := c.admitLocked(off, int64(len(p))); err != nil {
 		return err
-	}
-	if c.failsLocked(off, int64(len(p))) {
-		return errIO
 	}
 	c.writes.Add(1)
 	c.bytesWritten.Add(int64(len(p)))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -46,23 +45,12 @@ type CardDrive struct {
 // CardAvailable reports whether cards can be brought up here: root, /dev/fuse, the loop
 // driver and losetup.
 func CardAvailable() error {
-	var missing []string
-	if os.Geteuid() != 0 {
-		missing = append(missing, "root (run as root, e.g. sudo go test ./...)")
-	}
-	if _, err := os.Stat("/dev/fuse"); err != nil {
-		missing = append(missing, "/dev/fuse (modprobe fuse; in a container, pass the device)")
-	}
-	if _, err := os.Stat("/dev/loop-control"); err != nil {
-		missing = append(missing, "the loop driver (/dev/loop-control: modprobe loop)")
-	}
-	if _, err := exec.LookPath("losetup"); err != nil {
-		missing = append(missing, "losetup (apt-get install util-linux)")
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("lab: emulated cards unavailable: missing %s", strings.Join(missing, "; "))
-	}
-	return nil
+	var m missing
+	m.root()
+	_, err := os.Stat("/dev/fuse")
+	m.need(err == nil, "/dev/fuse (modprobe fuse; in a container, pass the device)")
+	m.loop()
+	return m.err("cards")
 }
 
 // UpCard serves a card described by s and attaches it to a loop device. On error it undoes
@@ -162,11 +150,7 @@ func (d *CardDrive) Down() error {
 		}
 	}
 	if d.madeMnt && !d.mounted {
-		if err := os.Remove(d.Mnt); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("lab: remove card mount point: %w", err))
-		} else {
-			d.madeMnt = false
-		}
+		errs = append(errs, removeMade(&d.madeMnt, d.Mnt, "card mount point"))
 	}
 	return errors.Join(errs...)
 }

@@ -2,10 +2,7 @@ package lab
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,16 +92,8 @@ func TestSweepOrphanCards(t *testing.T) {
 	if err := CardAvailable(); err != nil {
 		t.Skip(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), orphanCardEnv+"=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("orphan process: %v", err)
-	}
 	var d CardDrive
-	if err := json.Unmarshal(out, &d); err != nil {
-		t.Fatalf("orphan process printed %q: %v", out, err)
-	}
+	runOrphan(t, orphanCardEnv, &d)
 	t.Cleanup(func() { sweepCard(d.Mnt) }) // even if the sweep under test fails
 	if !isMounted(t, d.Mnt) {
 		t.Fatalf("orphan card %s not mounted: the test cannot check the sweep", d.Mnt)
@@ -115,15 +104,7 @@ func TestSweepOrphanCards(t *testing.T) {
 	if err := SweepOrphans(); err != nil {
 		t.Fatalf("SweepOrphans: %v", err)
 	}
-	if isMounted(t, d.Mnt) {
-		t.Errorf("orphan card %s still mounted", d.Mnt)
-	}
-	if _, err := os.Stat(d.Mnt); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("orphan mount point %s still there (stat: %v)", d.Mnt, err)
-	}
-	if devs, err := loopsBackedBy(d.File); err != nil || len(devs) > 0 {
-		t.Errorf("loop devices still backed by the orphan card: %v (%v)", devs, err)
-	}
+	checkGone(t, "after the sweep", d.Mnt, d.File)
 }
 
 func TestParseCardMounts(t *testing.T) {

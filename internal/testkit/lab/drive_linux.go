@@ -123,11 +123,7 @@ func (d *Drive) Down() error {
 		}
 	}
 	if d.madeMnt && !d.mounted {
-		if err := os.Remove(d.Mnt); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("lab: remove mount point: %w", err))
-		} else {
-			d.madeMnt = false
-		}
+		errs = append(errs, removeMade(&d.madeMnt, d.Mnt, "mount point"))
 	}
 	if d.attached && !d.mounted {
 		if err := d.detach(); err != nil {
@@ -135,13 +131,19 @@ func (d *Drive) Down() error {
 		}
 	}
 	if d.madeImg && !d.attached {
-		if err := os.Remove(d.Img); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("lab: remove image: %w", err))
-		} else {
-			d.madeImg = false
-		}
+		errs = append(errs, removeMade(&d.madeImg, d.Img, "image"))
 	}
 	return errors.Join(errs...)
+}
+
+// removeMade removes path, which Up made, unless it is gone already, and then clears made so
+// that a second Down leaves it be; what names it in the error.
+func removeMade(made *bool, path, what string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("lab: remove %s: %w", what, err)
+	}
+	*made = false
+	return nil
 }
 
 // unmount unmounts mnt, waiting up to unmountWait while it is busy: a process that used

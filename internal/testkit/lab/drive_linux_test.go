@@ -110,14 +110,7 @@ func TestDownLeavesNothing(t *testing.T) {
 	if err := d.Down(); err != nil {
 		t.Fatalf("Down: %v", err)
 	}
-	if isMounted(t, d.Mnt) {
-		t.Errorf("%s still mounted after Down", d.Mnt)
-	}
-	for _, p := range []string{d.Mnt, d.Img} {
-		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s still there after Down (stat: %v)", p, err)
-		}
-	}
+	checkGone(t, "after Down", d.Mnt, "", d.Img)
 	if backing, err := os.ReadFile("/sys/block/" + filepath.Base(d.Dev) + "/loop/backing_file"); err == nil &&
 		strings.Contains(string(backing), d.Img) {
 		t.Errorf("%s still attached to %s after Down", d.Dev, d.Img)
@@ -127,6 +120,26 @@ func TestDownLeavesNothing(t *testing.T) {
 	}
 	if err := d.Down(); err != nil {
 		t.Errorf("second Down: %v", err)
+	}
+}
+
+// checkGone checks, when (say "after Down"), that mnt is no longer mounted, that it and
+// others are gone, and (backing not "") that no loop device is backed by backing.
+func checkGone(t *testing.T, when, mnt, backing string, others ...string) {
+	t.Helper()
+	if isMounted(t, mnt) {
+		t.Errorf("%s still mounted %s", mnt, when)
+	}
+	for _, p := range append([]string{mnt}, others...) {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s still there %s (stat: %v)", p, when, err)
+		}
+	}
+	if backing == "" {
+		return
+	}
+	if devs, err := loopsBackedBy(backing); err != nil || len(devs) > 0 {
+		t.Errorf("loop devices still backed by %s %s: %v (%v)", backing, when, devs, err)
 	}
 }
 

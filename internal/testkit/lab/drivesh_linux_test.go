@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,17 +62,7 @@ func TestDriveScript(t *testing.T) {
 	if out, err := sh("down", name); err != nil {
 		t.Fatalf("drive.sh down: %v\n%s", err, out)
 	}
-	if isMounted(t, vars["MNT"]) {
-		t.Errorf("%s still mounted after down", vars["MNT"])
-	}
-	for _, p := range []string{vars["MNT"], vars["IMG"], "/run/iomark-lab/" + name} {
-		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s still there after down (stat: %v)", p, err)
-		}
-	}
-	if devs, err := loopsBackedBy(vars["IMG"]); err != nil || len(devs) > 0 {
-		t.Errorf("loop devices still backed by %s: %v (%v)", vars["IMG"], devs, err)
-	}
+	checkGone(t, "after down", vars["MNT"], vars["IMG"], vars["IMG"], "/run/iomark-lab/"+name)
 	if got, err := readThrottle(vars["MM"]); err != nil || got != (throttleValues{}) {
 		t.Errorf("rules after down = %v (%v), want none", got, err)
 	}

@@ -2,7 +2,6 @@ package lab
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,41 +48,47 @@ func TestParseMountPoints(t *testing.T) {
 const orphanEnv = "IOMARK_LAB_ORPHAN"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(orphanCardEnv) != "" {
-		d, err := UpCard(CardSpec{Name: "orphan", ClaimedBytes: 64 << 20}, CardAttach{})
-		if err != nil {
-			os.Stderr.WriteString(err.Error())
-			os.Exit(1)
-		}
-		json.NewEncoder(os.Stdout).Encode(d)
-		os.Exit(0) // no Down: the FUSE server dies with this process
-	}
-	if os.Getenv(orphanEnv) != "" {
-		d, err := Up(Spec{Name: "orphan", SizeMB: 32, FS: "ext4", ReadIOPS: 1234})
-		if err != nil {
-			os.Stderr.WriteString(err.Error())
-			os.Exit(1)
-		}
-		json.NewEncoder(os.Stdout).Encode(d)
-		os.Exit(0) // no Down
+	switch {
+	case os.Getenv(orphanCardEnv) != "":
+		exitOrphaned(UpCard(CardSpec{Name: "orphan", ClaimedBytes: 64 << 20}, CardAttach{}))
+	case os.Getenv(orphanEnv) != "":
+		exitOrphaned(Up(Spec{Name: "orphan", SizeMB: 32, FS: "ext4", ReadIOPS: 1234}))
 	}
 	os.Exit(m.Run())
+}
+
+// exitOrphaned prints the drive the orphan process brought up and exits without Down (a
+// card's FUSE server dies with the process).
+func exitOrphaned[D any](d D, err error) {
+	if err != nil {
+		os.Stderr.WriteString(err.Error())
+		os.Exit(1)
+	}
+	json.NewEncoder(os.Stdout).Encode(d)
+	os.Exit(0)
+}
+
+// runOrphan runs this test binary as the orphan process env names and reads the drive it
+// printed into d.
+func runOrphan(t *testing.T, env string, d any) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("orphan process: %v", err)
+	}
+	if err := json.Unmarshal(out, d); err != nil {
+		t.Fatalf("orphan process printed %q: %v", out, err)
+	}
 }
 
 func TestSweepOrphans(t *testing.T) {
 	if err := availableFor(Spec{Name: "orphan", FS: "ext4"}); err != nil {
 		t.Skip(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), orphanEnv+"=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("orphan process: %v", err)
-	}
 	var d Drive
-	if err := json.Unmarshal(out, &d); err != nil {
-		t.Fatalf("orphan process printed %q: %v", out, err)
-	}
+	runOrphan(t, orphanEnv, &d)
 	if !strings.HasPrefix(filepath.Base(d.Img), ownedTag) || d.Mnt == "" {
 		t.Fatalf("orphan drive %+v: want an owned image and a mount point", d)
 	}
@@ -100,17 +105,7 @@ func TestSweepOrphans(t *testing.T) {
 	if err := SweepOrphans(); err != nil {
 		t.Fatalf("SweepOrphans: %v", err)
 	}
-	if isMounted(t, d.Mnt) {
-		t.Errorf("orphan %s still mounted", d.Mnt)
-	}
-	for _, p := range []string{d.Mnt, d.Img} {
-		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("orphan %s still there (stat: %v)", p, err)
-		}
-	}
-	if devs, err := loopsBackedBy(d.Img); err != nil || len(devs) > 0 {
-		t.Errorf("loop devices still backed by the orphan image: %v (%v)", devs, err)
-	}
+	checkGone(t, "after the sweep", d.Mnt, d.Img, d.Img)
 	if rules, err := readThrottle(d.MajMin); err != nil || rules != (throttleValues{}) {
 		t.Errorf("rules for orphan %s = %v (%v), want none", d.MajMin, rules, err)
 	}

@@ -20,16 +20,23 @@ func Require(t testing.TB) {
 // spec) it ends the test as Require does; any other failure fails the test.
 func NewDrive(t testing.TB, s Spec) *Drive {
 	t.Helper()
-	if err := availableFor(s); err != nil {
-		testkit.Require(t, err.Error())
+	return upForTest(t, "drive", s.Name, availableFor(s), func() (*Drive, error) { return Up(s) })
+}
+
+// upForTest ends the test as testkit.Require does where unavailable is an error, else brings
+// up what up does (a drive or a card, named name) and takes it down when the test ends.
+func upForTest[D interface{ Down() error }](t testing.TB, what, name string, unavailable error, up func() (D, error)) D {
+	t.Helper()
+	if unavailable != nil {
+		testkit.Require(t, unavailable.Error())
 	}
-	d, err := Up(s)
+	d, err := up()
 	if err != nil {
-		t.Fatalf("bring up drive: %v", err)
+		t.Fatalf("bring up %s: %v", what, err)
 	}
 	t.Cleanup(func() {
 		if err := d.Down(); err != nil {
-			t.Errorf("take down drive %s: %v", s.Name, err)
+			t.Errorf("take down %s %s: %v", what, name, err)
 		}
 	})
 	return d
@@ -48,17 +55,5 @@ func NeedFio(t testing.TB) {
 // as testkit.Require does, saying what is missing.
 func NewCardDrive(t testing.TB, s CardSpec, a CardAttach) *CardDrive {
 	t.Helper()
-	if err := CardAvailable(); err != nil {
-		testkit.Require(t, err.Error())
-	}
-	d, err := UpCard(s, a)
-	if err != nil {
-		t.Fatalf("bring up card: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := d.Down(); err != nil {
-			t.Errorf("take down card %s: %v", s.Name, err)
-		}
-	})
-	return d
+	return upForTest(t, "card", s.Name, CardAvailable(), func() (*CardDrive, error) { return UpCard(s, a) })
 }
