@@ -16,11 +16,13 @@ import (
 // TestInterruptedRunIsKeptApart: `iomark run --submit` stopped by Ctrl-C (SIGINT to a child
 // process, once the first test is measured) keeps the run but uploads nothing and prints the
 // command that would; history marks it; a bare submit takes the newest complete run instead,
-// and the interrupted one goes up only when named with --allow-interrupted.
+// and the interrupted one goes up only when named with --allow-interrupted. The interrupted
+// run still carries the finding of the drive's latest verify, looked up after the signal.
 func TestInterruptedRunIsKeptApart(t *testing.T) {
 	lab.Require(t)
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-intr", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
 	db, complete := savedRuns(t) // two complete runs, older than the one measured here
+	seedFakeVerify(t, d.Mnt, db)
 	site := startSite(t)
 
 	cmd := exec.Command(os.Args[0], "run", d.Mnt, "--db", db, "--submit", site)
@@ -60,6 +62,9 @@ func TestInterruptedRunIsKeptApart(t *testing.T) {
 		t.Fatalf("latest = %s, passed over %d, %v; want the newest complete run %s and one interrupted", runs, len(skipped), err, complete[1].ID)
 	}
 	interrupted := skipped[0]
+	if rec := loadRun(t, db, interrupted); !hasFindingID(rec, "fake-capacity") {
+		t.Errorf("the interrupted run lost the fake-capacity finding of the drive's verify: %+v", rec.Findings)
+	}
 	if resp, err := http.Get(site + "/api/v1/results/" + interrupted + "/raw"); err != nil || resp.StatusCode != http.StatusNotFound {
 		t.Errorf("the site holds the interrupted run: %v %v", resp.Status, err)
 	}

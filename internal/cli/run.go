@@ -144,6 +144,9 @@ func runProfile(cmd *cobra.Command, path string, f *runFlags) error {
 	if rec == nil {
 		return withExit(exitFailure, runErr)
 	}
+	// What follows the measurement also follows Ctrl-C: the signal has cancelled ctx, and the
+	// verify lookup, the save and the upload must not fail for it.
+	ctx = context.WithoutCancel(ctx)
 	rec.Findings = facts.Findings(ctx, rec)
 
 	whyNot := ""

@@ -183,3 +183,18 @@ func latestOf(t *testing.T, db string) (string, []string, error) {
 	}
 	return run.ID, ids, err
 }
+
+// loadRun is the run ref names in the database file db.
+func loadRun(t *testing.T, db, ref string) *record.Run {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r, err := runstore.Load(context.Background(), st, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
