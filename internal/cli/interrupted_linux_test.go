@@ -23,7 +23,7 @@ func TestInterruptedRunIsKeptApart(t *testing.T) {
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-intr", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
 	db, complete := savedRuns(t) // two complete runs, older than the one measured here
 	seedFakeVerify(t, d.Mnt, db)
-	site := startSite(t)
+	site := startServer(t).URL
 
 	cmd := exec.Command(os.Args[0], "run", d.Mnt, "--db", db, "--submit", site)
 	cmd.Env = append(os.Environ(), cliMainEnv+"=1")
