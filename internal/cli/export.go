@@ -118,11 +118,7 @@ func exportVerify(w io.Writer, path string, ex report.Exporter, v store.Verify) 
 	case "png", "svg":
 		write = func(w io.Writer) error { return report.VerifyChart(w, &res, v.Target, ex.Name()) }
 	case "json":
-		write = func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(&res)
-		}
+		write = func(w io.Writer) error { return printJSON(w, &res) }
 	default:
 		return fmt.Errorf("%s is a verify: it exports as png, svg or json, not %s", v.ID, ex.Name())
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -77,9 +76,7 @@ func printHistoryJSON(out io.Writer, runs []store.Run) error {
 		}
 		rows = append(rows, jr)
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return printJSON(out, rows)
 }
 
 // printHistory prints the runs as a table, newest first.

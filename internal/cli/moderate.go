@@ -136,9 +136,7 @@ func printModeratedJSON(out io.Writer, runs []store.Run, deleted map[string]time
 		rows = append(rows, row{r.ID, r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Board,
 			joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Listed, r.Moderation, flags, at})
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return printJSON(out, rows)
 }
 
 // printModerated prints the doubted, hidden and approved results as a table.

@@ -378,9 +378,7 @@ func openForSave(ctx context.Context, dsn string) (*store.Store, error) {
 func printRun(w io.Writer, rec *record.Run, f *runFlags, saved *report.Saved) error {
 	switch {
 	case f.asJSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rec)
+		return printJSON(w, rec)
 	case f.markdown:
 		ex, _ := report.ByName("md")
 		return ex.Export(w, []*record.Run{rec}, report.Options{})

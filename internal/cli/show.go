@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,9 +37,7 @@ func newShowCmd() *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(run)
+				return printJSON(out, run)
 			}
 			if fio {
 				return report.Fio(out, run)
@@ -59,6 +58,13 @@ func firstArg(args []string) string {
 		return args[0]
 	}
 	return ""
+}
+
+// printJSON writes v to w as indented JSON, as every --json of iomark prints.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // isTerminal reports whether w is a terminal (for colour and live progress).

@@ -297,9 +297,7 @@ func noteInterrupt(ctx context.Context, cmd *cobra.Command, f *verifyFlags, prog
 // printVerify prints the result as JSON or for people, with the id it was saved under.
 func printVerify(out io.Writer, res *flash.Result, path, savedID string, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(out, res)
 	}
 	return report.Verify(out, res, path, runstore.ShortID(savedID))
 }

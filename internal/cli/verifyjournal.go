@@ -215,9 +215,7 @@ func restoreJournal(cmd *cobra.Command, dev string, f *verifyFlags) error {
 	removePending(f.restore)
 	out := cmd.OutOrStdout()
 	if f.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return printJSON(out, r)
 	}
 	fmt.Fprintf(out, "%s: wrote back %d blocks (%s) from %s and read them back as saved; the journal was removed\n", dev, r.Blocks, report.Bytes(r.Bytes), f.restore)
 	if c.TornBytes > 0 {
