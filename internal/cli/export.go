@@ -77,19 +77,27 @@ marked, and json gives its result.`,
 	return cmd
 }
 
-// exportTo writes one run to path (atomically: a failed export leaves no half file) or to w.
+// exportTo writes one run to path (atomically) or to w.
 func exportTo(w io.Writer, path string, ex report.Exporter, run *record.Run, opts report.Options) error {
-	if path == "" {
+	return exportWrite(w, path, "run "+run.ID+" as "+ex.Name(), func(w io.Writer) error {
 		return ex.Export(w, []*record.Run{run}, opts)
+	})
+}
+
+// exportWrite writes what write writes to w, or to path when path is not empty: atomically,
+// so that a failed export leaves no half file. what names the export in its error.
+func exportWrite(w io.Writer, path, what string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(w)
 	}
 	tmp, err := os.CreateTemp(dirOf(path), ".iomark-export-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := ex.Export(tmp, []*record.Run{run}, opts); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("exporting run %s as %s: %w", run.ID, ex.Name(), err)
+		return fmt.Errorf("exporting %s: %w", what, err)
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -122,23 +130,5 @@ func exportVerify(w io.Writer, path string, ex report.Exporter, v store.Verify) 
 	default:
 		return fmt.Errorf("%s is a verify: it exports as png, svg or json, not %s", v.ID, ex.Name())
 	}
-	if path == "" {
-		return write(w)
-	}
-	tmp, err := os.CreateTemp(dirOf(path), ".iomark-export-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("exporting verify %s as %s: %w", v.ID, ex.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Chmod(path, 0o644)
+	return exportWrite(w, path, "verify "+v.ID+" as "+ex.Name(), write)
 }
