@@ -13,7 +13,6 @@ import (
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
-	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -44,30 +43,24 @@ marked, and json gives its result.`,
 			if binary && outPath == "" && isTerminal(cmd.OutOrStdout()) {
 				return usageError("a PNG on a terminal is unreadable: give --out FILE")
 			}
-			st, err := openStore(cmd.Context(), dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			if ref := strings.TrimSpace(firstArg(args)); ref != "" && ref != "latest" {
-				if vs, err := st.VerifiesByID(cmd.Context(), ref); err != nil {
-					return withExit(exitFailure, err)
-				} else if len(vs) == 1 {
-					return withExit(exitFailure, exportVerify(cmd.OutOrStdout(), outPath, ex, vs[0]))
+			return onStore(cmd, dsn, func(st *store.Store) error {
+				if ref := strings.TrimSpace(firstArg(args)); ref != "" && ref != "latest" {
+					if vs, err := st.VerifiesByID(cmd.Context(), ref); err != nil {
+						return withExit(exitFailure, err)
+					} else if len(vs) == 1 {
+						return withExit(exitFailure, exportVerify(cmd.OutOrStdout(), outPath, ex, vs[0]))
+					}
 				}
-			}
-			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			if ref := strings.TrimSpace(strings.ToLower(firstArg(args))); ref == "" || ref == "latest" {
-				passedOver(cmd.Context(), cmd.ErrOrStderr(), st, run.ID)
-			}
-			published, err := refdata.Load()
-			if err != nil {
-				return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
-			}
-			return withExit(exitFailure, exportTo(cmd.OutOrStdout(), outPath, ex, run, report.Options{Chart: report.Chart(chart), Published: published}))
+				run, err := loadShown(cmd, st, firstArg(args))
+				if err != nil {
+					return err
+				}
+				published, err := refdata.Load()
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
+				}
+				return withExit(exitFailure, exportTo(cmd.OutOrStdout(), outPath, ex, run, report.Options{Chart: report.Chart(chart), Published: published}))
+			})
 		},
 	}
 	addDBFlag(cmd, &dsn)
