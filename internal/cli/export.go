@@ -83,20 +83,27 @@ func exportWrite(w io.Writer, path, what string, write func(io.Writer) error) er
 	if path == "" {
 		return write(w)
 	}
-	tmp, err := os.CreateTemp(dirOf(path), ".iomark-export-*")
+	return writeAtomic(path, ".iomark-export-*", write, "exporting "+what, "writing "+path)
+}
+
+// writeAtomic writes path (mode 0644) with write through a temporary file in its directory,
+// named after pattern and renamed into place once complete, so that a failed write leaves no
+// half file. An error of write is wrapped in writing, one of the file in filing.
+func writeAtomic(path, pattern string, write func(io.Writer) error, writing, filing string) error {
+	tmp, err := os.CreateTemp(dirOf(path), pattern)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("%s: %w", filing, err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("exporting %s: %w", what, err)
+		return fmt.Errorf("%s: %w", writing, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("%s: %w", filing, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("%s: %w", filing, err)
 	}
 	return os.Chmod(path, 0o644)
 }
