@@ -45,25 +45,13 @@ func startServer(t *testing.T) *testServer {
 // returns the database's DSN and the run.
 func savedNVMeRun(t *testing.T, id string, target record.Target) (string, *record.Run) {
 	t.Helper()
-	ctx := context.Background()
 	local := "sqlite:" + filepath.Join(t.TempDir(), "local.db")
-	st, err := store.Open(ctx, local)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	// Placeholder figures for a CLI test, not a measurement.
 	run := &record.Run{SchemaVersion: record.SchemaVersion, ID: id,
 		CreatedAt: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), ToolVersion: "test", Profile: "quick", Target: target,
 		Device: &probe.Device{Class: probe.ClassNVMe, Model: "Test NVMe"}, NVMe: &probe.NVMe{Model: "Test NVMe"},
 		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: 400, Primary: "mb_per_s", Runs: 1}}}
-	row, tests, err := runstore.Row(run, store.SourceLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SaveRun(ctx, row, tests); err != nil {
-		t.Fatal(err)
-	}
+	saveRecords(t, local, run)
 	return local, run
 }
 
