@@ -27,28 +27,25 @@ by column, against the published figures (hdparm, dd, iozone, compared in their 
 with the difference noted).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd.Context(), dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			earlier, err := runstore.Earlier(cmd.Context(), st, run)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			published, err := refdata.Load()
-			if err != nil {
-				return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
-			}
-			history, err := runstore.Recent(cmd.Context(), st, store.MaxLimit)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			return withExit(exitFailure, report.Compare(cmd.OutOrStdout(), run, earlier, published, report.CompareOptions{Markdown: markdown, History: history}))
+			return onStore(cmd, dsn, func(st *store.Store) error {
+				run, err := runstore.Load(cmd.Context(), st, firstArg(args))
+				if err != nil {
+					return withExit(exitFailure, err)
+				}
+				earlier, err := runstore.Earlier(cmd.Context(), st, run)
+				if err != nil {
+					return withExit(exitFailure, err)
+				}
+				published, err := refdata.Load()
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
+				}
+				history, err := runstore.Recent(cmd.Context(), st, store.MaxLimit)
+				if err != nil {
+					return withExit(exitFailure, err)
+				}
+				return withExit(exitFailure, report.Compare(cmd.OutOrStdout(), run, earlier, published, report.CompareOptions{Markdown: markdown, History: history}))
+			})
 		},
 	}
 	addDBFlag(cmd, &dsn)

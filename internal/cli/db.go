@@ -37,6 +37,17 @@ func openStore(ctx context.Context, dsn string) (*store.Store, error) {
 	return openStoreWith(ctx, dsn, store.Options{})
 }
 
+// onStore opens the results database dsn names for a command, runs do on it and closes it;
+// a database that cannot be opened ends the command with exitFailure.
+func onStore(cmd *cobra.Command, dsn string, do func(st *store.Store) error) error {
+	st, err := openStore(cmd.Context(), dsn)
+	if err != nil {
+		return withExit(exitFailure, err)
+	}
+	defer st.Close()
+	return do(st)
+}
+
 // existingStore opens the results database dsn names, or the default one when its file
 // exists; nil, nil when there is none. What only reads the database (a drive's latest verify)
 // never creates one.

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -86,29 +84,10 @@ func TestUnsavedRunIsKept(t *testing.T) {
 	db := filepath.Join(disk, "results.db")
 	state := t.TempDir()
 
-	cmd := exec.Command(os.Args[0], "run", d.Mnt, "--db", db)
-	cmd.Env = append(os.Environ(), cliMainEnv+"=1", "XDG_STATE_HOME="+state)
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	sc := bufio.NewScanner(pipe)
-	signalled := false
-	for sc.Scan() {
-		line := sc.Text()
-		stderr.WriteString(line + "\n")
-		if !signalled && strings.HasPrefix(line, "[1/") && strings.Contains(line, "±") {
-			fillUp(t, disk)
-			cmd.Process.Signal(syscall.SIGINT) // an interrupted run is saved too, and sooner
-			signalled = true
-		}
-	}
-	cmd.Wait()
-	errOut := stderr.String()
+	cmd := cliCommand("run", d.Mnt, "--db", db)
+	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state)
+	// An interrupted run is saved too, and sooner.
+	errOut := interruptAfterFirstTest(t, cmd, func() { fillUp(t, disk) })
 	t.Logf("iomark run, its database's filesystem filled during the run:\n%s", errOut)
 	if code := cmd.ProcessState.ExitCode(); code == 0 {
 		t.Errorf("exit 0 after a failed save")

@@ -13,7 +13,6 @@ import (
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/refdata"
 	"github.com/iomark/iomark/internal/report"
-	"github.com/iomark/iomark/internal/runstore"
 	"github.com/iomark/iomark/internal/store"
 )
 
@@ -44,30 +43,24 @@ marked, and json gives its result.`,
 			if binary && outPath == "" && isTerminal(cmd.OutOrStdout()) {
 				return usageError("a PNG on a terminal is unreadable: give --out FILE")
 			}
-			st, err := openStore(cmd.Context(), dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			if ref := strings.TrimSpace(firstArg(args)); ref != "" && ref != "latest" {
-				if vs, err := st.VerifiesByID(cmd.Context(), ref); err != nil {
-					return withExit(exitFailure, err)
-				} else if len(vs) == 1 {
-					return withExit(exitFailure, exportVerify(cmd.OutOrStdout(), outPath, ex, vs[0]))
+			return onStore(cmd, dsn, func(st *store.Store) error {
+				if ref := strings.TrimSpace(firstArg(args)); ref != "" && ref != "latest" {
+					if vs, err := st.VerifiesByID(cmd.Context(), ref); err != nil {
+						return withExit(exitFailure, err)
+					} else if len(vs) == 1 {
+						return withExit(exitFailure, exportVerify(cmd.OutOrStdout(), outPath, ex, vs[0]))
+					}
 				}
-			}
-			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			if ref := strings.TrimSpace(strings.ToLower(firstArg(args))); ref == "" || ref == "latest" {
-				passedOver(cmd.Context(), cmd.ErrOrStderr(), st, run.ID)
-			}
-			published, err := refdata.Load()
-			if err != nil {
-				return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
-			}
-			return withExit(exitFailure, exportTo(cmd.OutOrStdout(), outPath, ex, run, report.Options{Chart: report.Chart(chart), Published: published}))
+				run, err := loadShown(cmd, st, firstArg(args))
+				if err != nil {
+					return err
+				}
+				published, err := refdata.Load()
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("reading the published results: %w", err))
+				}
+				return withExit(exitFailure, exportTo(cmd.OutOrStdout(), outPath, ex, run, report.Options{Chart: report.Chart(chart), Published: published}))
+			})
 		},
 	}
 	addDBFlag(cmd, &dsn)
@@ -77,25 +70,40 @@ marked, and json gives its result.`,
 	return cmd
 }
 
-// exportTo writes one run to path (atomically: a failed export leaves no half file) or to w.
+// exportTo writes one run to path (atomically) or to w.
 func exportTo(w io.Writer, path string, ex report.Exporter, run *record.Run, opts report.Options) error {
-	if path == "" {
+	return exportWrite(w, path, "run "+run.ID+" as "+ex.Name(), func(w io.Writer) error {
 		return ex.Export(w, []*record.Run{run}, opts)
+	})
+}
+
+// exportWrite writes what write writes to w, or to path when path is not empty: atomically,
+// so that a failed export leaves no half file. what names the export in its error.
+func exportWrite(w io.Writer, path, what string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(w)
 	}
-	tmp, err := os.CreateTemp(dirOf(path), ".iomark-export-*")
+	return writeAtomic(path, ".iomark-export-*", write, "exporting "+what, "writing "+path)
+}
+
+// writeAtomic writes path (mode 0644) with write through a temporary file in its directory,
+// named after pattern and renamed into place once complete, so that a failed write leaves no
+// half file. An error of write is wrapped in writing, one of the file in filing.
+func writeAtomic(path, pattern string, write func(io.Writer) error, writing, filing string) error {
+	tmp, err := os.CreateTemp(dirOf(path), pattern)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("%s: %w", filing, err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := ex.Export(tmp, []*record.Run{run}, opts); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("exporting run %s as %s: %w", run.ID, ex.Name(), err)
+		return fmt.Errorf("%s: %w", writing, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("%s: %w", filing, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("%s: %w", filing, err)
 	}
 	return os.Chmod(path, 0o644)
 }
@@ -118,31 +126,9 @@ func exportVerify(w io.Writer, path string, ex report.Exporter, v store.Verify) 
 	case "png", "svg":
 		write = func(w io.Writer) error { return report.VerifyChart(w, &res, v.Target, ex.Name()) }
 	case "json":
-		write = func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(&res)
-		}
+		write = func(w io.Writer) error { return printJSON(w, &res) }
 	default:
 		return fmt.Errorf("%s is a verify: it exports as png, svg or json, not %s", v.ID, ex.Name())
 	}
-	if path == "" {
-		return write(w)
-	}
-	tmp, err := os.CreateTemp(dirOf(path), ".iomark-export-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("exporting verify %s as %s: %w", v.ID, ex.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Chmod(path, 0o644)
+	return exportWrite(w, path, "verify "+v.ID+" as "+ex.Name(), write)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -75,9 +74,7 @@ func runGeometry(cmd *cobra.Command, disk string, o probe.Options, asJSON bool) 
 	}
 	out := cmd.OutOrStdout()
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(out, res)
 	}
 	return report.Geometry(out, res.Device, res.SizeBytes, res.Geometry, res.Partitions, res.Findings)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -27,20 +26,17 @@ func newHistoryCmd() *cobra.Command {
 		Short: "List the runs saved in the local results database, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := openStore(cmd.Context(), dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			// With records: the price is only in the record (price per performance needs its tests).
-			runs, err := st.ListRuns(cmd.Context(), store.Filter{Limit: limit, DeviceKey: device, WithRecord: true})
-			if err != nil {
-				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
-			}
-			if asJSON {
-				return printHistoryJSON(cmd.OutOrStdout(), runs)
-			}
-			return printHistory(cmd.OutOrStdout(), runs)
+			return onStore(cmd, dsn, func(st *store.Store) error {
+				// With records: the price is only in the record (price per performance needs its tests).
+				runs, err := st.ListRuns(cmd.Context(), store.Filter{Limit: limit, DeviceKey: device, WithRecord: true})
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
+				}
+				if asJSON {
+					return printHistoryJSON(cmd.OutOrStdout(), runs)
+				}
+				return printHistory(cmd.OutOrStdout(), runs)
+			})
 		},
 	}
 	addDBFlag(cmd, &dsn)
@@ -77,9 +73,7 @@ func printHistoryJSON(out io.Writer, runs []store.Run) error {
 		}
 		rows = append(rows, jr)
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return printJSON(out, rows)
 }
 
 // printHistory prints the runs as a table, newest first.

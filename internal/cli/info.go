@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"time"
 
@@ -96,9 +95,7 @@ or through a USB-SATA bridge; the NVMe health log page), each bounded by --timeo
 			res := infoResult{Report: facts.Report, Health: facts.Health, Findings: facts.Findings(cmd.Context(), nil)}
 			out := cmd.OutOrStdout()
 			if f.json {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+				return printJSON(out, res)
 			}
 			return report.Info(out, res.Report, res.Health, res.Findings)
 		},

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -13,18 +12,12 @@ import (
 	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
-// TestInterruptedRunIsKeptApart: `iomark run --submit` stopped by Ctrl-C (SIGINT to a child
-// process, once the first test is measured) keeps the run but uploads nothing and prints the
-// command that would; history marks it; a bare submit takes the newest complete run instead,
-// and the interrupted one goes up only when named with --allow-interrupted.
-func TestInterruptedRunIsKeptApart(t *testing.T) {
-	lab.Require(t)
-	d := lab.NewDrive(t, lab.Spec{Name: "cli-intr", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
-	db, complete := savedRuns(t) // two complete runs, older than the one measured here
-	site := startSite(t)
-
-	cmd := exec.Command(os.Args[0], "run", d.Mnt, "--db", db, "--submit", site)
-	cmd.Env = append(os.Environ(), cliMainEnv+"=1")
+// interruptAfterFirstTest starts cmd, an `iomark run` in a child process, and sends it SIGINT
+// as Ctrl-C would once its first test is measured, calling beforeSignal (when not nil) just
+// before; it returns what the run wrote to stderr once it ended. No test finished to
+// interrupt after fails the test.
+func interruptAfterFirstTest(t *testing.T, cmd *exec.Cmd, beforeSignal func()) string {
+	t.Helper()
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -39,16 +32,35 @@ func TestInterruptedRunIsKeptApart(t *testing.T) {
 		line := sc.Text()
 		stderr.WriteString(line + "\n")
 		if !signalled && strings.HasPrefix(line, "[1/") && strings.Contains(line, "±") {
+			if beforeSignal != nil {
+				beforeSignal()
+			}
 			cmd.Process.Signal(syscall.SIGINT)
 			signalled = true
 		}
 	}
 	cmd.Wait()
-	errOut := stderr.String()
-	t.Logf("iomark run --submit, SIGINT after the first test:\n%s", errOut)
 	if !signalled {
-		t.Fatalf("no test finished to interrupt after:\n%s", errOut)
+		t.Fatalf("no test finished to interrupt after:\n%s", stderr.String())
 	}
+	return stderr.String()
+}
+
+// TestInterruptedRunIsKeptApart: `iomark run --submit` stopped by Ctrl-C (SIGINT to a child
+// process, once the first test is measured) keeps the run but uploads nothing and prints the
+// command that would; history marks it; a bare submit takes the newest complete run instead,
+// and the interrupted one goes up only when named with --allow-interrupted. The interrupted
+// run still carries the finding of the drive's latest verify, looked up after the signal.
+func TestInterruptedRunIsKeptApart(t *testing.T) {
+	lab.Require(t)
+	d := lab.NewDrive(t, lab.Spec{Name: "cli-intr", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
+	db, complete := savedRuns(t) // two complete runs, older than the one measured here
+	seedFakeVerify(t, d.Mnt, db)
+	site := startServer(t).URL
+
+	cmd := cliCommand("run", d.Mnt, "--db", db, "--submit", site)
+	errOut := interruptAfterFirstTest(t, cmd, nil)
+	t.Logf("iomark run --submit, SIGINT after the first test:\n%s", errOut)
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
 		t.Errorf("exit %d, want %d", code, exitInterrupted)
 	}
@@ -60,6 +72,9 @@ func TestInterruptedRunIsKeptApart(t *testing.T) {
 		t.Fatalf("latest = %s, passed over %d, %v; want the newest complete run %s and one interrupted", runs, len(skipped), err, complete[1].ID)
 	}
 	interrupted := skipped[0]
+	if rec := loadRun(t, db, interrupted); !hasFindingID(rec, "fake-capacity") {
+		t.Errorf("the interrupted run lost the fake-capacity finding of the drive's verify: %+v", rec.Findings)
+	}
 	if resp, err := http.Get(site + "/api/v1/results/" + interrupted + "/raw"); err != nil || resp.StatusCode != http.StatusNotFound {
 		t.Errorf("the site holds the interrupted run: %v %v", resp.Status, err)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -176,9 +175,7 @@ func runJob(cmd *cobra.Command, f *jobFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.json {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := printJSON(out, res); err != nil {
 			return withExit(exitFailure, err)
 		}
 	} else if err := report.Job(out, res); err != nil {

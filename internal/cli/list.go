@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -36,9 +35,7 @@ read-only queries (the NVMe health log, ATA SMART reads), all drives at once, ea
 			rows := listHealth(entries, o)
 			out := cmd.OutOrStdout()
 			if f.json {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
+				return printJSON(out, rows)
 			}
 			return report.List(out, rows)
 		},

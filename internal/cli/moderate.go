@@ -51,27 +51,24 @@ func newModerateFlaggedCmd(dsn *string) *cobra.Command {
 		Short: "List the doubted, hidden and approved results, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := openStore(cmd.Context(), *dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			runs, err := st.Moderated(cmd.Context(), limit, 0)
-			if err != nil {
-				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
-			}
-			ids := make([]string, len(runs))
-			for i, r := range runs {
-				ids[i] = r.ID
-			}
-			deleted, err := st.DeletedAt(cmd.Context(), ids)
-			if err != nil {
-				return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
-			}
-			if asJSON {
-				return printModeratedJSON(cmd.OutOrStdout(), runs, deleted)
-			}
-			return printModerated(cmd.OutOrStdout(), runs, deleted)
+			return onStore(cmd, *dsn, func(st *store.Store) error {
+				runs, err := st.Moderated(cmd.Context(), limit, 0)
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
+				}
+				ids := make([]string, len(runs))
+				for i, r := range runs {
+					ids[i] = r.ID
+				}
+				deleted, err := st.DeletedAt(cmd.Context(), ids)
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("reading the results database: %w", err))
+				}
+				if asJSON {
+					return printModeratedJSON(cmd.OutOrStdout(), runs, deleted)
+				}
+				return printModerated(cmd.OutOrStdout(), runs, deleted)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
@@ -87,24 +84,21 @@ func newModerateSetCmd(dsn *string, use, short, moderation, done string) *cobra.
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd.Context(), *dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			r, err := st.SetModeration(cmd.Context(), args[0], moderation)
-			if errors.Is(err, store.ErrNotFound) {
-				return withExit(exitFailure, fmt.Errorf("no result has id %q in this database: `iomark moderate flagged` lists the doubted ones, the result's page shows its id", args[0]))
-			}
-			if err != nil {
-				return withExit(exitFailure, fmt.Errorf("moderating %s: %w", args[0], err))
-			}
-			listed := "it is listed"
-			if !r.Listed {
-				listed = "it is not listed"
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s %s: %s\n", args[0], done, listed)
-			return nil
+			return onStore(cmd, *dsn, func(st *store.Store) error {
+				r, err := st.SetModeration(cmd.Context(), args[0], moderation)
+				if errors.Is(err, store.ErrNotFound) {
+					return withExit(exitFailure, fmt.Errorf("no result has id %q in this database: `iomark moderate flagged` lists the doubted ones, the result's page shows its id", args[0]))
+				}
+				if err != nil {
+					return withExit(exitFailure, fmt.Errorf("moderating %s: %w", args[0], err))
+				}
+				listed := "it is listed"
+				if !r.Listed {
+					listed = "it is not listed"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s %s: %s\n", args[0], done, listed)
+				return nil
+			})
 		},
 	}
 }
@@ -136,9 +130,7 @@ func printModeratedJSON(out io.Writer, runs []store.Run, deleted map[string]time
 		rows = append(rows, row{r.ID, r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Board,
 			joinNonEmpty(r.DeviceClass, r.Vendor, r.Model), r.Listed, r.Moderation, flags, at})
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return printJSON(out, rows)
 }
 
 // printModerated prints the doubted, hidden and approved results as a table.

@@ -144,6 +144,9 @@ func runProfile(cmd *cobra.Command, path string, f *runFlags) error {
 	if rec == nil {
 		return withExit(exitFailure, runErr)
 	}
+	// What follows the measurement also follows Ctrl-C: the signal has cancelled ctx, and the
+	// verify lookup, the save and the upload must not fail for it.
+	ctx = context.WithoutCancel(ctx)
 	rec.Findings = facts.Findings(ctx, rec)
 
 	whyNot := ""
@@ -375,9 +378,7 @@ func openForSave(ctx context.Context, dsn string) (*store.Store, error) {
 func printRun(w io.Writer, rec *record.Run, f *runFlags, saved *report.Saved) error {
 	switch {
 	case f.asJSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rec)
+		return printJSON(w, rec)
 	case f.markdown:
 		ex, _ := report.ByName("md")
 		return ex.Export(w, []*record.Run{rec}, report.Options{})

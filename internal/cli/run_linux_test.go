@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,8 +12,6 @@ import (
 
 	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/runstore"
-	"github.com/iomark/iomark/internal/server"
-	"github.com/iomark/iomark/internal/store"
 	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
@@ -26,7 +22,7 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	d := lab.NewDrive(t, lab.Spec{Name: "cli-run", SizeMB: 1024, ReadIOPS: 2600, WriteIOPS: 700, ReadMBps: 40, WriteMBps: 20, FS: "ext4"})
 	db := filepath.Join(t.TempDir(), "results.db")
 	before, _ := os.ReadDir(d.Mnt)
-	site := startSite(t)
+	site := startServer(t).URL
 	seedFakeVerify(t, d.Mnt, db)
 
 	code, out, errOut := runCLI(t, "run", d.Mnt, "--json", "--db", db, "--submit", site)
@@ -117,23 +113,6 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if strings.Contains(raw, d.Mnt) {
 		t.Errorf("the uploaded record carries the target path %s", d.Mnt)
 	}
-}
-
-// startSite serves a fresh results site on a temporary SQLite database.
-func startSite(t *testing.T) string {
-	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { ts.Close(); srv.Close() })
-	return ts.URL
 }
 
 func httpGet(t *testing.T, u string) string {

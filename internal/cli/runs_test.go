@@ -22,18 +22,9 @@ import (
 func savedRuns(t *testing.T) (string, []*record.Run) {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "results.db")
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	var runs []*record.Run
 	for i, iops := range []float64{2400, 2600} {
-		id, err := record.NewID()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: time.Date(2026, 11, 20+i, 12, 0, 0, 0, time.UTC),
+		r := &record.Run{SchemaVersion: record.SchemaVersion, ID: newID(t), CreatedAt: time.Date(2026, 11, 20+i, 12, 0, 0, 0, time.UTC),
 			ToolVersion: "test", Profile: "quick", Target: record.Target{Path: "/home/pi", Kind: "dir"},
 			Host:          &probe.Board{Model: "Raspberry Pi 4 Model B Rev 1.4", Revision: "c03114", CPUs: 4},
 			Device:        &probe.Device{Name: "mmcblk0", Class: probe.ClassMicroSD, Vendor: "SanDisk", Model: "SN64G", CapacityBytes: 63864569856},
@@ -45,16 +36,36 @@ func savedRuns(t *testing.T) (string, []*record.Run) {
 			{Name: "rand-read-4k-qd1", Op: "randread", BS: 4096, QD: 1, Jobs: 1, Engine: "psync", Direct: true, IOPS: iops, MBPerS: iops * 4096 / 1e6, Primary: "iops", Runs: 3, CI95Pct: 2},
 		}
 		r.DurationS, r.BytesWritten = 42, 300<<20
-		row, tests, err := runstore.Row(r, store.SourceLocal)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.SaveRun(context.Background(), row, tests); err != nil {
-			t.Fatal(err)
-		}
 		runs = append(runs, r)
 	}
+	saveRecords(t, db, runs...)
 	return db, runs
+}
+
+// saveRecords saves runs in the database dsn names, created when missing, as iomark run saves
+// its record.
+func saveRecords(t *testing.T, dsn string, runs ...*record.Run) {
+	t.Helper()
+	st, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, r := range runs {
+		if err := runstore.Save(context.Background(), st, r, store.SourceLocal); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// newID is a new run id.
+func newID(t *testing.T) string {
+	t.Helper()
+	id, err := record.NewID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 func TestHistoryShowExportCompare(t *testing.T) {
@@ -115,23 +126,11 @@ func TestHistoryShowExportCompare(t *testing.T) {
 // given --price shows its price per MB/s and per IOPS, in the table and in --json.
 func TestHistoryShowsEachProfilesScoreAndPrice(t *testing.T) {
 	db, runs := savedRuns(t)
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
 	iomarkScore, pibScore := 1401.0, 1151
 	quick, pib := *runs[1], *runs[0]
-	quick.Scores.Iomark, quick.PriceUSD = &iomarkScore, ptrTo(12.5)
-	pib.Profile, pib.Scores = "pibenchmarks", record.Scores{Pibenchmarks: &pibScore}
-	for _, r := range []*record.Run{&quick, &pib} {
-		if r.ID, err = record.NewID(); err != nil {
-			t.Fatal(err)
-		}
-		if err := runstore.Save(context.Background(), st, r, store.SourceLocal); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st.Close()
+	quick.ID, quick.Scores.Iomark, quick.PriceUSD = newID(t), &iomarkScore, ptrTo(12.5)
+	pib.ID, pib.Profile, pib.Scores = newID(t), "pibenchmarks", record.Scores{Pibenchmarks: &pibScore}
+	saveRecords(t, db, &quick, &pib)
 	code, out, errOut := runCLI(t, "history", "--db", db)
 	if code != 0 {
 		t.Fatalf("history: exit %d %s", code, errOut)
@@ -182,4 +181,19 @@ func latestOf(t *testing.T, db string) (string, []string, error) {
 		ids[i] = r.ID
 	}
 	return run.ID, ids, err
+}
+
+// loadRun is the run ref names in the database file db.
+func loadRun(t *testing.T, db, ref string) *record.Run {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r, err := runstore.Load(context.Background(), st, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

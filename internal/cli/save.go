@@ -38,27 +38,24 @@ saved is refused.`,
 					return withExit(exitFailure, fmt.Errorf("%s: %w", path, err))
 				}
 			}
-			st, err := openStore(cmd.Context(), dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			dir, _ := unsavedDir()
-			for i, rec := range recs {
-				err := runstore.Save(cmd.Context(), st, rec, store.SourceLocal)
-				switch {
-				case errors.Is(err, store.ErrDuplicate):
-					fmt.Fprintf(cmd.OutOrStdout(), "run %s was already saved in %s (`iomark show %s`)\n", rec.ID, st.Where(), runstore.ShortID(rec.ID))
-				case err != nil:
-					return withExit(exitFailure, fmt.Errorf("%s: %w", args[i], err))
-				default:
-					fmt.Fprintf(cmd.OutOrStdout(), "run %s saved in %s (`iomark show %s`)\n", rec.ID, st.Where(), runstore.ShortID(rec.ID))
+			return onStore(cmd, dsn, func(st *store.Store) error {
+				dir, _ := unsavedDir()
+				for i, rec := range recs {
+					err := runstore.Save(cmd.Context(), st, rec, store.SourceLocal)
+					switch {
+					case errors.Is(err, store.ErrDuplicate):
+						fmt.Fprintf(cmd.OutOrStdout(), "run %s was already saved in %s (`iomark show %s`)\n", rec.ID, st.Where(), runstore.ShortID(rec.ID))
+					case err != nil:
+						return withExit(exitFailure, fmt.Errorf("%s: %w", args[i], err))
+					default:
+						fmt.Fprintf(cmd.OutOrStdout(), "run %s saved in %s (`iomark show %s`)\n", rec.ID, st.Where(), runstore.ShortID(rec.ID))
+					}
+					if dir != "" && inDir(args[i], dir) {
+						os.Remove(args[i])
+					}
 				}
-				if dir != "" && inDir(args[i], dir) {
-					os.Remove(args[i])
-				}
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	addDBFlag(cmd, &dsn)

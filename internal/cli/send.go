@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -75,9 +74,7 @@ rate and what the sink measured on its drive.`,
 				if sendErr != nil {
 					j.Error = sendErr.Error()
 				}
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(j); err != nil {
+				if err := printJSON(out, j); err != nil {
 					return withExit(exitFailure, err)
 				}
 			} else if res != nil {

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/iomark/iomark/internal/record"
 	"github.com/iomark/iomark/internal/report"
 	"github.com/iomark/iomark/internal/runstore"
+	"github.com/iomark/iomark/internal/store"
 )
 
 func init() { subcommands = append(subcommands, newShowCmd) }
@@ -22,28 +25,20 @@ func newShowCmd() *cobra.Command {
 		Long:  "Show a saved run: RUN is its id, any unique end of it as `iomark history` prints, or a unique start; without RUN or with \"latest\", the newest complete run (an interrupted one is shown when named).",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd.Context(), dsn)
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			defer st.Close()
-			run, err := runstore.Load(cmd.Context(), st, firstArg(args))
-			if err != nil {
-				return withExit(exitFailure, err)
-			}
-			if ref := strings.TrimSpace(strings.ToLower(firstArg(args))); ref == "" || ref == "latest" {
-				passedOver(cmd.Context(), cmd.ErrOrStderr(), st, run.ID)
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(run)
-			}
-			if fio {
-				return report.Fio(out, run)
-			}
-			return report.Terminal(out, run, report.TermOptions{Color: isTerminal(out), Latency: latency})
+			return onStore(cmd, dsn, func(st *store.Store) error {
+				run, err := loadShown(cmd, st, firstArg(args))
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if asJSON {
+					return printJSON(out, run)
+				}
+				if fio {
+					return report.Fio(out, run)
+				}
+				return report.Terminal(out, run, report.TermOptions{Color: isTerminal(out), Latency: latency})
+			})
 		},
 	}
 	addDBFlag(cmd, &dsn)
@@ -54,11 +49,38 @@ func newShowCmd() *cobra.Command {
 	return cmd
 }
 
+// loadShown is the saved run ref names, as show and export take it (runstore.Load); when
+// ref asks for the newest complete run, stderr names the newer interrupted runs passed over.
+func loadShown(cmd *cobra.Command, st *store.Store, ref string) (*record.Run, error) {
+	run, err := runstore.Load(cmd.Context(), st, ref)
+	if err != nil {
+		return nil, withExit(exitFailure, err)
+	}
+	if meansLatest(ref) {
+		passedOver(cmd.Context(), cmd.ErrOrStderr(), st, run.ID)
+	}
+	return run, nil
+}
+
+// meansLatest reports whether a RUN argument asks for the newest complete run: none, or
+// "latest".
+func meansLatest(ref string) bool {
+	ref = strings.TrimSpace(strings.ToLower(ref))
+	return ref == "" || ref == "latest"
+}
+
 func firstArg(args []string) string {
 	if len(args) > 0 {
 		return args[0]
 	}
 	return ""
+}
+
+// printJSON writes v to w as indented JSON, as every --json of iomark prints.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // isTerminal reports whether w is a terminal (for colour and live progress).

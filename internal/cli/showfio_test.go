@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/iomark/iomark/internal/record"
-	"github.com/iomark/iomark/internal/runstore"
-	"github.com/iomark/iomark/internal/store"
 )
 
 // TestShowFio: `iomark show --fio` prints a runnable fio line per test, named after it, to run
@@ -17,15 +14,7 @@ import (
 // same way gets a reason instead of a line.
 func TestShowFio(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "results.db")
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := record.NewID()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: id, CreatedAt: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC),
+	r := &record.Run{SchemaVersion: record.SchemaVersion, ID: newID(t), CreatedAt: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC),
 		ToolVersion: "test", Profile: "quick", Target: record.Target{Path: "/media/pi/my card", Kind: "dir"}, Findings: []record.Finding{},
 		Tests: []record.Test{
 			{Name: "rand-read-4k-qd32", Op: "randread", BS: 4096, QD: 32, Jobs: 1, Engine: "io_uring", Direct: true,
@@ -33,14 +22,7 @@ func TestShowFio(t *testing.T) {
 			{Name: "seq-write-1m", Op: "write", BS: 1 << 20, QD: 1, Jobs: 1, Engine: "psync", Direct: false,
 				MBPerS: 20, Primary: "mb_per_s", Runs: 3, DurationS: 3},
 		}}
-	row, tests, err := runstore.Row(r, store.SourceLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SaveRun(context.Background(), row, tests); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	saveRecords(t, db, r)
 
 	code, out, errOut := runCLI(t, "show", "--db", db, "--fio")
 	if code != 0 {

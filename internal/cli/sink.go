@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,9 +128,7 @@ func runSink(cmd *cobra.Command, path string, f *sinkFlags) error {
 	saved, saveErr := keepRun(ctx, st, f.dsn, rec, whyNot)
 	out := cmd.OutOrStdout()
 	if f.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rec); err != nil {
+		if err := printJSON(out, rec); err != nil {
 			return withExit(exitFailure, err)
 		}
 		fmt.Fprintf(stderr, "iomark: %s\n", report.RunLine(rec, saved))

@@ -91,7 +91,7 @@ func readRun(ctx context.Context, dsn, run string, stderr io.Writer) ([]byte, er
 	}
 	defer st.Close()
 	row, err := runstore.Find(ctx, st, run)
-	if ref := strings.TrimSpace(strings.ToLower(run)); err == nil && (ref == "" || ref == "latest") {
+	if err == nil && meansLatest(run) {
 		passedOver(ctx, stderr, st, row.ID)
 	}
 	if err != nil {

@@ -16,44 +16,55 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
-func TestSubmitUploadsASavedRun(t *testing.T) {
-	ctx := context.Background()
-	local := "sqlite:" + filepath.Join(t.TempDir(), "local.db")
-	st, err := store.Open(ctx, local)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Placeholder figures for a CLI test, not a measurement.
-	run := &record.Run{SchemaVersion: record.SchemaVersion, ID: "0198a7c2-0000-7000-8000-000000000001",
-		CreatedAt: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), ToolVersion: "test", Profile: "quick",
-		Device: &probe.Device{Class: probe.ClassNVMe, Model: "Test NVMe"}, NVMe: &probe.NVMe{Model: "Test NVMe"},
-		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: 400, Primary: "mb_per_s", Runs: 1}}}
-	row, tests, err := runstore.Row(run, store.SourceLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SaveRun(ctx, row, tests); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+// testServer is a results server on a fresh SQLite database, for one test.
+type testServer struct {
+	st  *store.Store
+	dsn string // the database's, for commands the operator runs on it
+	URL string
+}
 
-	remote, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "server.db"))
+// startServer serves a fresh results site on a temporary SQLite database until the test ends.
+func startServer(t *testing.T) *testServer {
+	t.Helper()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "server.db")
+	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer remote.Close()
-	srv, err := server.New(remote, server.Options{SubmitPerS: -1, RequestPerS: -1})
+	t.Cleanup(func() { st.Close() })
+	srv, err := server.New(st, server.Options{SubmitPerS: -1, RequestPerS: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	t.Cleanup(func() { ts.Close(); srv.Close() })
+	return &testServer{st: st, dsn: dsn, URL: ts.URL}
+}
+
+// savedNVMeRun saves a run of an NVMe drive, with id and target, in a new local database and
+// returns the database's DSN and the run.
+func savedNVMeRun(t *testing.T, id string, target record.Target) (string, *record.Run) {
+	t.Helper()
+	local := "sqlite:" + filepath.Join(t.TempDir(), "local.db")
+	// Placeholder figures for a CLI test, not a measurement.
+	run := &record.Run{SchemaVersion: record.SchemaVersion, ID: id,
+		CreatedAt: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), ToolVersion: "test", Profile: "quick", Target: target,
+		Device: &probe.Device{Class: probe.ClassNVMe, Model: "Test NVMe"}, NVMe: &probe.NVMe{Model: "Test NVMe"},
+		Tests: []record.Test{{Name: "seq-read-1m", Op: "read", BS: 1 << 20, QD: 1, Jobs: 1, MBPerS: 400, Primary: "mb_per_s", Runs: 1}}}
+	saveRecords(t, local, run)
+	return local, run
+}
+
+func TestSubmitUploadsASavedRun(t *testing.T) {
+	ctx := context.Background()
+	local, run := savedNVMeRun(t, "0198a7c2-0000-7000-8000-000000000001", record.Target{})
+	ts := startServer(t)
 
 	code, out, errOut := runCLI(t, "submit", run.ID, "--server", ts.URL, "--db", local)
 	if code != 0 || strings.TrimSpace(out) != ts.URL+"/result/"+run.ID {
 		t.Fatalf("submit: exit %d, out %q, err %q", code, out, errOut)
 	}
-	if _, _, err := remote.GetRun(ctx, run.ID); err != nil {
+	if _, _, err := ts.st.GetRun(ctx, run.ID); err != nil {
 		t.Errorf("the server does not hold the run: %v", err)
 	}
 	for _, tt := range []struct {
@@ -90,15 +101,7 @@ func TestSubmitTakesEveryIDFormShowTakes(t *testing.T) {
 		{[]string{"latest"}, latest},
 		{nil, latest},
 	} {
-		remote, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "server.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := server.New(remote, server.Options{SubmitPerS: -1, RequestPerS: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := httptest.NewServer(srv)
+		ts := startServer(t)
 		show := append([]string{"show", "--db", db, "--json"}, tt.args...)
 		code, out, errOut := runCLI(t, show...)
 		var shown record.Run
@@ -109,10 +112,51 @@ func TestSubmitTakesEveryIDFormShowTakes(t *testing.T) {
 		code, out, errOut = runCLI(t, submit...)
 		if code != 0 || strings.TrimSpace(out) != ts.URL+"/result/"+tt.want.ID {
 			t.Errorf("submit %v: exit %d, out %q, err %q", tt.args, code, out, errOut)
-		} else if _, _, err := remote.GetRun(ctx, tt.want.ID); err != nil {
+		} else if _, _, err := ts.st.GetRun(ctx, tt.want.ID); err != nil {
 			t.Errorf("submit %v: the server does not hold run %s: %v", tt.args, tt.want.ID, err)
 		}
-		ts.Close()
-		remote.Close()
+	}
+}
+
+// submit keeps the deletion token with the local run, and submit --delete takes the result off
+// the server with it; a wrong --token is refused and deletes nothing.
+func TestSubmitDelete(t *testing.T) {
+	ctx := context.Background()
+	local, run := savedNVMeRun(t, "0198a7c2-0000-7000-8000-00000000de1e", record.Target{Path: "/home/alice/bench", Kind: "dir"})
+	ts := startServer(t)
+	remote, remoteDSN := ts.st, ts.dsn
+
+	code, _, errOut := runCLI(t, "submit", run.ID, "--server", ts.URL, "--db", local)
+	if code != 0 || !strings.Contains(errOut, "submit --delete "+run.ID) {
+		t.Fatalf("submit: exit %d, err %q", code, errOut)
+	}
+	stored, _, err := remote.GetRun(ctx, run.ID)
+	if err != nil || strings.Contains(string(stored.Record), "alice") {
+		t.Fatalf("the server holds %s (%v): the local path was sent", stored.Record, err)
+	}
+	code, _, errOut = runCLI(t, "submit", "--delete", run.ID, "--server", ts.URL+"/", "--token", strings.Repeat("0", 64), "--db", local)
+	if code != exitFailure || !strings.Contains(errOut, "403") {
+		t.Errorf("a wrong token: exit %d, err %q", code, errOut)
+	}
+	if got, _, _ := remote.GetRun(ctx, run.ID); got.Moderation != "" {
+		t.Errorf("a wrong token changed the result: moderation %q", got.Moderation)
+	}
+	code, out, errOut := runCLI(t, "submit", "--delete", run.ID, "--server", ts.URL+"/", "--db", local)
+	if code != 0 || !strings.Contains(out, "deleted "+run.ID) {
+		t.Fatalf("submit --delete: exit %d, out %q, err %q", code, out, errOut)
+	}
+	if got, _, _ := remote.GetRun(ctx, run.ID); got.Moderation != store.ModerationHidden {
+		t.Errorf("after --delete the result's moderation is %q, want hidden", got.Moderation)
+	}
+	// The operator's review lists it as deleted.
+	if code, out, errOut := runCLI(t, "moderate", "flagged", "--db", remoteDSN); code != 0 || !strings.Contains(out, "deleted by its uploader") {
+		t.Errorf("moderate flagged: exit %d, out %q, err %q", code, out, errOut)
+	}
+	if code, out, _ := runCLI(t, "moderate", "flagged", "--json", "--db", remoteDSN); code != 0 || !strings.Contains(out, `"deleted_at"`) {
+		t.Errorf("moderate flagged --json: exit %d, out %q", code, out)
+	}
+	code, _, errOut = runCLI(t, "submit", "--delete", "unknown-result", "--server", ts.URL, "--db", local)
+	if code != exitFailure || !strings.Contains(errOut, "--token") {
+		t.Errorf("no kept token: exit %d, err %q", code, errOut)
 	}
 }

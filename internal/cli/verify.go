@@ -297,9 +297,7 @@ func noteInterrupt(ctx context.Context, cmd *cobra.Command, f *verifyFlags, prog
 // printVerify prints the result as JSON or for people, with the id it was saved under.
 func printVerify(out io.Writer, res *flash.Result, path, savedID string, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(out, res)
 	}
 	return report.Verify(out, res, path, runstore.ShortID(savedID))
 }
@@ -347,22 +345,8 @@ func chartFormat(path string) string {
 
 // writeVerifyChart draws the verify's speed by position to path (atomically).
 func writeVerifyChart(path string, res *flash.Result, target string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".iomark-chart-*")
-	if err != nil {
-		return fmt.Errorf("writing the chart %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := report.VerifyChart(tmp, res, target, chartFormat(path)); err != nil {
-		tmp.Close()
-		return fmt.Errorf("drawing the chart %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing the chart %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing the chart %s: %w", path, err)
-	}
-	return os.Chmod(path, 0o644)
+	draw := func(w io.Writer) error { return report.VerifyChart(w, res, target, chartFormat(path)) }
+	return writeAtomic(path, ".iomark-chart-*", draw, "drawing the chart "+path, "writing the chart "+path)
 }
 
 func restoredText(res *flash.Result) string {

@@ -21,6 +21,31 @@ import (
 // it signals as a user's Ctrl-C would.
 const cliMainEnv = "IOMARK_CLI_TEST_MAIN"
 
+// cliCommand is the iomark command with args, run by the test binary in a child process.
+func cliCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), cliMainEnv+"=1")
+	return cmd
+}
+
+// mountExt4 makes an ext4 filesystem on dev and mounts it for the test; it returns the mount
+// point.
+func mountExt4(t *testing.T, dev string) string {
+	t.Helper()
+	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
+		testkit.Require(t, "mkfs.ext4 missing (apt-get install e2fsprogs)")
+	}
+	if b, err := exec.Command("mkfs.ext4", "-q", "-F", dev).CombinedOutput(); err != nil {
+		t.Fatalf("mkfs: %v %s", err, b)
+	}
+	mnt := t.TempDir()
+	if b, err := exec.Command("mount", dev, mnt).CombinedOutput(); err != nil {
+		t.Fatalf("mount: %v %s", err, b)
+	}
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	return mnt
+}
+
 func TestMain(m *testing.M) {
 	if os.Getenv(cliMainEnv) != "" {
 		os.Exit(Main(os.Args[1:]))
@@ -103,17 +128,7 @@ func TestVerifyCommandGenuineAndFill(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "GENUINE") {
 		t.Fatalf("genuine card: exit %d\n%s%s", code, out, errOut)
 	}
-	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
-		testkit.Require(t, "mkfs.ext4 missing (apt-get install e2fsprogs)")
-	}
-	if b, err := exec.Command("mkfs.ext4", "-q", "-F", d.Dev).CombinedOutput(); err != nil {
-		t.Fatalf("mkfs: %v %s", err, b)
-	}
-	mnt := t.TempDir()
-	if b, err := exec.Command("mount", d.Dev, mnt).CombinedOutput(); err != nil {
-		t.Fatalf("mount: %v %s", err, b)
-	}
-	defer exec.Command("umount", mnt).Run()
+	mnt := mountExt4(t, d.Dev)
 	// The probe refuses the mounted card; the fill takes the directory.
 	code, _, errOut = runCLI(t, "verify", d.Dev, "--confirm", d.Dev, "--db", db)
 	if code != exitFailure || !strings.Contains(errOut, "mounted on "+mnt) {
@@ -147,8 +162,7 @@ func TestVerifySignals(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "results.db")
 	state, sum := d.Card.Digest(), readAll(t, d.Dev)
 	run := func(sig syscall.Signal, after time.Duration) (int, string) {
-		cmd := exec.Command(os.Args[0], "verify", d.Dev, "--confirm", d.Dev, "--db", db, "--max-flush", "16M")
-		cmd.Env = append(os.Environ(), cliMainEnv+"=1")
+		cmd := cliCommand("verify", d.Dev, "--confirm", d.Dev, "--db", db, "--max-flush", "16M")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -231,21 +245,10 @@ func TestInfoGeometry(t *testing.T) {
 // TestVerifyFillKilled kills a fill with SIGKILL (no clean-up possible) part way: the next
 // verify of the directory removes what the killed one left.
 func TestVerifyFillKilled(t *testing.T) {
-	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
-		testkit.Require(t, "mkfs.ext4 missing (apt-get install e2fsprogs)")
-	}
 	d := upCard(t, lab.CardSpec{ClaimedBytes: 256 << 20, WriteMBps: 40})
-	if b, err := exec.Command("mkfs.ext4", "-q", "-F", d.Dev).CombinedOutput(); err != nil {
-		t.Fatalf("mkfs: %v %s", err, b)
-	}
-	mnt := t.TempDir()
-	if b, err := exec.Command("mount", d.Dev, mnt).CombinedOutput(); err != nil {
-		t.Fatalf("mount: %v %s", err, b)
-	}
-	defer exec.Command("umount", mnt).Run()
+	mnt := mountExt4(t, d.Dev)
 	db := filepath.Join(t.TempDir(), "results.db")
-	cmd := exec.Command(os.Args[0], "verify", mnt, "--size", "128M", "--db", db)
-	cmd.Env = append(os.Environ(), cliMainEnv+"=1")
+	cmd := cliCommand("verify", mnt, "--size", "128M", "--db", db)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

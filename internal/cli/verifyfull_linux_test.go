@@ -149,8 +149,7 @@ func TestVerifyFullInterrupted(t *testing.T) {
 	d := upCard(t, lab.CardSpec{ClaimedBytes: 512 << 20, ReadMBps: 60, WriteMBps: 60})
 	state := d.Card.Digest()
 	journal := filepath.Join(t.TempDir(), "j.bin")
-	cmd := exec.Command(os.Args[0], "verify", d.Dev, "--full", "--rewrite", "--confirm", d.Dev, "--no-save", "--max-flush", "16M", "--journal", journal, "--json")
-	cmd.Env = append(os.Environ(), cliMainEnv+"=1")
+	cmd := cliCommand("verify", d.Dev, "--full", "--rewrite", "--confirm", d.Dev, "--no-save", "--max-flush", "16M", "--journal", journal, "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {

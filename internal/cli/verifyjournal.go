@@ -104,18 +104,35 @@ func addPending(p pendingJournal) error {
 	return nil
 }
 
-// pendingJournals lists every recorded journal (unreadable pointers are skipped).
-func pendingJournals() []pendingJournal {
+// pendingPointer is a recorded journal and the pointer file that records it.
+type pendingPointer struct {
+	path string
+	pendingJournal
+}
+
+// readPending reads every pointer file (unreadable ones are skipped).
+func readPending() []pendingPointer {
 	paths, _ := filepath.Glob(filepath.Join(pendingDir(), "*.json"))
-	var out []pendingJournal
+	var out []pendingPointer
 	for _, path := range paths {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			continue
 		}
 		var p pendingJournal
-		if json.Unmarshal(b, &p) == nil && p.Journal != "" {
-			out = append(out, p)
+		if json.Unmarshal(b, &p) == nil {
+			out = append(out, pendingPointer{path, p})
+		}
+	}
+	return out
+}
+
+// pendingJournals lists every recorded journal (unreadable pointers are skipped).
+func pendingJournals() []pendingJournal {
+	var out []pendingJournal
+	for _, p := range readPending() {
+		if p.Journal != "" {
+			out = append(out, p.pendingJournal)
 		}
 	}
 	return out
@@ -124,15 +141,9 @@ func pendingJournals() []pendingJournal {
 // removePending forgets every pointer to journal.
 func removePending(journal string) {
 	abs, _ := filepath.Abs(journal)
-	paths, _ := filepath.Glob(filepath.Join(pendingDir(), "*.json"))
-	for _, path := range paths {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		var p pendingJournal
-		if json.Unmarshal(b, &p) == nil && (p.Journal == abs || p.Journal == journal) {
-			os.Remove(path)
+	for _, p := range readPending() {
+		if p.Journal == abs || p.Journal == journal {
+			os.Remove(p.path)
 		}
 	}
 }
@@ -215,9 +226,7 @@ func restoreJournal(cmd *cobra.Command, dev string, f *verifyFlags) error {
 	removePending(f.restore)
 	out := cmd.OutOrStdout()
 	if f.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return printJSON(out, r)
 	}
 	fmt.Fprintf(out, "%s: wrote back %d blocks (%s) from %s and read them back as saved; the journal was removed\n", dev, r.Blocks, report.Bytes(r.Bytes), f.restore)
 	if c.TornBytes > 0 {

@@ -127,12 +127,9 @@ func TestVerifyKilledThenRestored(t *testing.T) {
 			d := upCard(t, tc.spec)
 			data := t.TempDir()
 			state, sum := d.Card.Digest(), readAll(t, d.Dev)
-			verify := func() []string {
-				return []string{"verify", d.Dev, "--confirm", d.Dev, "--no-save", "--max-flush", "16M"}
-			}
 			// A whole run, to know how many writes it makes.
 			w0 := d.Card.Counters().Writes
-			if code, _, errOut := runChild(t, data, verify()...); code != exitVerifyFailed || !strings.Contains(errOut, "verify --restore") {
+			if code, _, errOut := runChild(t, data, verifyArgs(d)...); code != exitVerifyFailed || !strings.Contains(errOut, "verify --restore") {
 				t.Fatalf("uninterrupted verify: exit %d: %s", code, errOut)
 			}
 			writes := d.Card.Counters().Writes - w0
@@ -143,12 +140,7 @@ func TestVerifyKilledThenRestored(t *testing.T) {
 				t.Fatalf("a finished verify left %v", ptrs)
 			}
 			t.Logf("a verify writes %d times", writes)
-			for _, kill := range []struct {
-				name   string
-				at     int64
-				drop   bool
-				midRst bool // kill the first --restore half-way too
-			}{
+			for _, kill := range []killPoint{
 				{"before the first write", 0, true, false},
 				{"mid-group", writes / 3, false, true},
 				{"mid-group, write lost", writes / 2, true, false},
@@ -156,64 +148,88 @@ func TestVerifyKilledThenRestored(t *testing.T) {
 				// ones in one write).
 				{"during its own restore", writes - writes/10, false, false},
 			} {
-				reached, errOut := killAtWrite(t, d, kill.at, kill.drop, data, verify()...)
-				if !reached {
-					t.Fatalf("%s: the verify finished before write %d: %s", kill.name, kill.at, errOut)
-				}
-				if !strings.Contains(errOut, "saving what the probe overwrites in") {
-					t.Errorf("%s: the journal's place was not printed before the first write: %s", kill.name, errOut)
-				}
-				journal := pendingJournalIn(t, data)
-				if kill.at > 0 && kill.at < writes/2 && d.Card.Digest() == state {
-					t.Fatalf("%s: the killed verify left the card as it was: nothing to restore", kill.name)
-				}
-				// Another verify of the card refuses, naming the journal and the restore.
-				code, _, errOut := runChild(t, data, verify()...)
-				if code != exitFailure || !strings.Contains(errOut, journal) || !strings.Contains(errOut, "--restore "+journal) {
-					t.Fatalf("%s: a second verify: exit %d: %s", kill.name, code, errOut)
-				}
-				// Unplugged and plugged in again: another /dev name, the same card.
-				old := d.Dev
-				if err := d.Reattach(); err != nil {
-					t.Fatal(err)
-				}
-				if d.Dev == old {
-					t.Fatalf("reattached under the same name %s", old)
-				}
-				code, _, errOut = runChild(t, data, verify()...)
-				if code != exitFailure || !strings.Contains(errOut, "--restore "+journal+" "+d.Dev) {
-					t.Fatalf("%s: a verify of the card as %s (was %s): exit %d: %s", kill.name, d.Dev, old, code, errOut)
-				}
-				restore := []string{"verify", "--restore", journal, d.Dev, "--confirm", d.Dev}
-				if kill.midRst {
-					if reached, errOut := killAtWrite(t, d, 3, false, data, restore...); !reached {
-						t.Fatalf("%s: the restore finished before its 4th write: %s", kill.name, errOut)
-					}
-					if _, err := os.Stat(journal); err != nil {
-						t.Fatalf("%s: a killed restore removed the journal: %v", kill.name, err)
-					}
-				}
-				code, out, errOut := runChild(t, data, restore...)
-				if code != 0 || !strings.Contains(out, "read them back as saved; the journal was removed") {
-					t.Fatalf("%s: restore: exit %d: %s%s", kill.name, code, out, errOut)
-				}
-				if _, err := os.Stat(journal); !os.IsNotExist(err) {
-					t.Errorf("%s: the journal is still there: %v", kill.name, err)
-				}
-				if d.Card.Digest() != state || readAll(t, d.Dev) != sum {
-					t.Fatalf("%s: after the restore the card differs from what it was", kill.name)
-				}
-				t.Logf("%s (write %d): restored: %s", kill.name, kill.at, strings.TrimSpace(out))
-				// Run again, the restore has nothing to do and says so.
-				if code, _, errOut := runChild(t, data, restore...); code != exitFailure || !strings.Contains(errOut, "nothing to put back") {
-					t.Errorf("a second restore: exit %d: %s", code, errOut)
-				}
+				killThenRestore(t, d, data, kill, writes, state, sum)
 			}
 			// Nothing pending now: a verify runs.
-			if code, _, errOut := runChild(t, data, verify()...); code != exitVerifyFailed {
+			if code, _, errOut := runChild(t, data, verifyArgs(d)...); code != exitVerifyFailed {
 				t.Errorf("a verify after the restores: exit %d: %s", code, errOut)
 			}
 		})
+	}
+}
+
+// verifyArgs are the arguments of the probe TestVerifyKilledThenRestored kills, on the card
+// under its present /dev name.
+func verifyArgs(d *lab.CardDrive) []string {
+	return []string{"verify", d.Dev, "--confirm", d.Dev, "--no-save", "--max-flush", "16M"}
+}
+
+// killPoint is where TestVerifyKilledThenRestored kills a verify: at write at (of a verify's
+// writes), that write landing or dropped; midRst kills the first --restore half-way too.
+type killPoint struct {
+	name   string
+	at     int64
+	drop   bool
+	midRst bool
+}
+
+// killThenRestore kills a verify of the card at kill and checks what follows: the pending
+// journal blocks another verify, also once the card is back under another /dev name, and
+// --restore puts back the card as it was (state, sum), then has nothing left to do. writes is
+// how many writes a whole verify makes.
+func killThenRestore(t *testing.T, d *lab.CardDrive, data string, kill killPoint, writes int64, state [32]byte, sum string) {
+	t.Helper()
+	reached, errOut := killAtWrite(t, d, kill.at, kill.drop, data, verifyArgs(d)...)
+	if !reached {
+		t.Fatalf("%s: the verify finished before write %d: %s", kill.name, kill.at, errOut)
+	}
+	if !strings.Contains(errOut, "saving what the probe overwrites in") {
+		t.Errorf("%s: the journal's place was not printed before the first write: %s", kill.name, errOut)
+	}
+	journal := pendingJournalIn(t, data)
+	if kill.at > 0 && kill.at < writes/2 && d.Card.Digest() == state {
+		t.Fatalf("%s: the killed verify left the card as it was: nothing to restore", kill.name)
+	}
+	// Another verify of the card refuses, naming the journal and the restore.
+	code, _, errOut := runChild(t, data, verifyArgs(d)...)
+	if code != exitFailure || !strings.Contains(errOut, journal) || !strings.Contains(errOut, "--restore "+journal) {
+		t.Fatalf("%s: a second verify: exit %d: %s", kill.name, code, errOut)
+	}
+	// Unplugged and plugged in again: another /dev name, the same card.
+	old := d.Dev
+	if err := d.Reattach(); err != nil {
+		t.Fatal(err)
+	}
+	if d.Dev == old {
+		t.Fatalf("reattached under the same name %s", old)
+	}
+	code, _, errOut = runChild(t, data, verifyArgs(d)...)
+	if code != exitFailure || !strings.Contains(errOut, "--restore "+journal+" "+d.Dev) {
+		t.Fatalf("%s: a verify of the card as %s (was %s): exit %d: %s", kill.name, d.Dev, old, code, errOut)
+	}
+	restore := []string{"verify", "--restore", journal, d.Dev, "--confirm", d.Dev}
+	if kill.midRst {
+		if reached, errOut := killAtWrite(t, d, 3, false, data, restore...); !reached {
+			t.Fatalf("%s: the restore finished before its 4th write: %s", kill.name, errOut)
+		}
+		if _, err := os.Stat(journal); err != nil {
+			t.Fatalf("%s: a killed restore removed the journal: %v", kill.name, err)
+		}
+	}
+	code, out, errOut := runChild(t, data, restore...)
+	if code != 0 || !strings.Contains(out, "read them back as saved; the journal was removed") {
+		t.Fatalf("%s: restore: exit %d: %s%s", kill.name, code, out, errOut)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("%s: the journal is still there: %v", kill.name, err)
+	}
+	if d.Card.Digest() != state || readAll(t, d.Dev) != sum {
+		t.Fatalf("%s: after the restore the card differs from what it was", kill.name)
+	}
+	t.Logf("%s (write %d): restored: %s", kill.name, kill.at, strings.TrimSpace(out))
+	// Run again, the restore has nothing to do and says so.
+	if code, _, errOut := runChild(t, data, restore...); code != exitFailure || !strings.Contains(errOut, "nothing to put back") {
+		t.Errorf("a second restore: exit %d: %s", code, errOut)
 	}
 }
 
