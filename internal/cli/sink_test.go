@@ -7,34 +7,17 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/iomark/iomark/internal/testkit"
 )
-
-// lockedBuffer lets a test read what a command writes while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestSinkAndSend: iomark sink prints the send command with its token; iomark send with it
 // copies; the sink prints the record as JSON and saves it; the target is left empty.
 func TestSinkAndSend(t *testing.T) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "r.db")
-	var sinkOut, sinkErr lockedBuffer
+	var sinkOut, sinkErr testkit.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run([]string{"sink", "--listen", "127.0.0.1:0", "--json", "--db", db, dir}, &sinkOut, &sinkErr)

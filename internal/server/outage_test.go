@@ -6,30 +6,12 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/iomark/iomark/internal/testkit"
 	"github.com/iomark/iomark/internal/testkit/pg"
 )
-
-// lockedBuffer is a log destination several goroutines write.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // PostgreSQL stopped under a running server: /healthz says so, a page seen before is served as
 // kept with a note that it may be out of date, everything else that needs the database answers
@@ -37,7 +19,7 @@ func (l *lockedBuffer) String() string {
 // again, the server recovers by itself and every acknowledged upload is there.
 func TestDatabaseOutagePostgres(t *testing.T) {
 	cluster := pg.StartCluster(t)
-	logs := &lockedBuffer{}
+	logs := &testkit.Buffer{}
 	ts := startServer(t, pg.NewDatabase(t, cluster.URL), Options{SubmitPerS: -1, RequestPerS: -1, CacheTTL: -1,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	var acked []string
