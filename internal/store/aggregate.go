@@ -171,10 +171,6 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 			return nil, fmt.Errorf("store: listing runs: %w: %d runs match; sorting by %s is offered for at most %d, so narrow the search or sort by date", ErrInvalid, n, sort, MaxSortedRuns)
 		}
 	}
-	dir := " ASC"
-	if desc {
-		dir = " DESC"
-	}
 	from, index := `runs`, ""
 	if sort == "date" && strings.TrimSpace(f.Text) != "" {
 		var keys []string
@@ -200,18 +196,7 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	if f.WithRecord {
 		cols += ", record"
 	}
-	// col comes from RunSorts, never from the caller. By date the order is exactly that of the
-	// runs_created index (either direction), so the database can walk it and stop at the page;
-	// only the score can be NULL, and only it needs the NULLs-last term.
-	var order string
-	switch {
-	case sort == "date":
-		order = `created_at_us` + dir + `, id` + dir
-	case nullableSorts[sort]:
-		order = `CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
-	default:
-		order = col + dir + `, created_at_us DESC, id DESC`
-	}
+	order := runOrder(sort, col, desc)
 	if s.dialect == postgresDialect && (index == "runs_created" || index == "runs_board") && usesNameSubquery(where) {
 		return s.walkPostgres(ctx, cols, where, args, order, limit, f)
 	}
@@ -229,6 +214,25 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 		q = `SELECT ` + cols + ` FROM runs WHERE id IN (` + q + `) ORDER BY ` + order
 	}
 	return s.listRuns(ctx, q, args, f.WithRecord)
+}
+
+// runOrder is the ORDER BY of SortedRuns by sort, whose column is col. col comes from RunSorts,
+// never from the caller. By date the order is exactly that of the runs_created index (either
+// direction), so the database can walk it and stop at the page; only the values a run may
+// lack need the NULLs-last term.
+func runOrder(sort, col string, desc bool) string {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	switch {
+	case sort == "date":
+		return `created_at_us` + dir + `, id` + dir
+	case nullableSorts[sort]:
+		return `CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
+	default:
+		return col + dir + `, created_at_us DESC, id DESC`
+	}
 }
 
 func (s *Store) listRuns(ctx context.Context, q string, args []any, withRecord bool) ([]Run, error) {
