@@ -50,24 +50,13 @@ func (s *Store) nameIDs(ctx context.Context, tx *sql.Tx, texts []string) (map[st
 	slices.Sort(texts)
 	texts = slices.Compact(texts)
 	ids := make(map[string]int64, len(texts))
-	q, arg := `SELECT id, search_text FROM search_names WHERE search_text = ANY($1)`, any(texts)
+	q, arg := `SELECT search_text, id FROM search_names WHERE search_text = ANY($1)`, any(texts)
 	if s.dialect != postgresDialect {
 		list, _ := json.Marshal(texts) // strings always marshal
-		q, arg = `SELECT id, search_text FROM search_names
+		q, arg = `SELECT search_text, id FROM search_names
 WHERE search_text IN (SELECT value FROM json_each($1))`, string(list)
 	}
-	err := s.queryRows(ctx, tx, "reading search names in", q, []any{arg}, func(rows *sql.Rows) error {
-		var (
-			id   int64
-			text string
-		)
-		if err := rows.Scan(&id, &text); err != nil {
-			return err
-		}
-		ids[text] = id
-		return nil
-	})
-	if err != nil {
+	if err := queryMap(ctx, s, tx, "reading search names in", q, []any{arg}, ids); err != nil {
 		return nil, err
 	}
 	for _, text := range texts {

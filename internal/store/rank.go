@@ -84,17 +84,8 @@ func (s *Store) RankRows(ctx context.Context, family string) ([]RankRow, error) 
 // one are absent): a leaderboard's family tabs, without reading the runs.
 func (s *Store) FamilyCounts(ctx context.Context) (map[string]int, error) {
 	out := map[string]int{}
-	err := s.queryRows(ctx, s.db, "counting ranked results in", `SELECT k.family, COUNT(*) FROM run_rank k JOIN runs r ON r.id = k.run_id
-WHERE k.ranked = 1 AND r.listed = 1 GROUP BY k.family`, nil, func(rows *sql.Rows) error {
-		var fam string
-		var n int
-		if err := rows.Scan(&fam, &n); err != nil {
-			return err
-		}
-		out[fam] = n
-		return nil
-	})
-	if err != nil {
+	if err := queryMap(ctx, s, s.db, "counting ranked results in", `SELECT k.family, COUNT(*) FROM run_rank k JOIN runs r ON r.id = k.run_id
+WHERE k.ranked = 1 AND r.listed = 1 GROUP BY k.family`, nil, out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -40,6 +40,19 @@ func queryAll[T any](ctx context.Context, s *Store, db querier, what, q string, 
 	return out, err
 }
 
+// queryMap is queryRows for rows of two columns, a key and its value, set in m.
+func queryMap[K comparable, V any](ctx context.Context, s *Store, db querier, what, q string, args []any, m map[K]V) error {
+	return s.queryRows(ctx, db, what, q, args, func(rows *sql.Rows) error {
+		var k K
+		var v V
+		if err := rows.Scan(&k, &v); err != nil {
+			return err
+		}
+		m[k] = v
+		return nil
+	})
+}
+
 // scanValue scans a row of one column.
 func scanValue[T any](rows *sql.Rows) (v T, err error) {
 	err = rows.Scan(&v)
