@@ -31,22 +31,9 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking for leftovers of earlier runs in %s: %w", o.Dir, err)
 	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(o.Dir, &st); err != nil {
-		return nil, fmt.Errorf("statfs %s: %w", o.Dir, err)
-	}
-	free := int64(st.Bavail) * int64(st.Bsize)
-	margin := max(int64(fillMarginMinBytes), free/200)
-	total := free - margin
-	if o.SizeBytes > 0 {
-		if o.SizeBytes > total {
-			return nil, fmt.Errorf("%s has %s free; iomark verify --size %s does not fit with the %s margin left free: give a smaller --size", o.Dir, sizeText(free), sizeText(o.SizeBytes), sizeText(margin))
-		}
-		total = o.SizeBytes
-	}
-	total = total / fillChunkBytes * fillChunkBytes
-	if total < fillChunkBytes {
-		return nil, fmt.Errorf("%s has %s free: too little to test (at least %s beyond a %s margin)", o.Dir, sizeText(free), sizeText(fillChunkBytes), sizeText(margin))
+	free, total, err := fillBytes(o)
+	if err != nil {
+		return nil, err
 	}
 	fileBytes := o.FileBytes
 	if fileBytes <= 0 {
@@ -113,6 +100,29 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// fillBytes is the free space of o.Dir and how much of it the fill writes: o.SizeBytes, or all
+// but a margin, in whole chunks.
+func fillBytes(o FillOptions) (free, total int64, err error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(o.Dir, &st); err != nil {
+		return 0, 0, fmt.Errorf("statfs %s: %w", o.Dir, err)
+	}
+	free = int64(st.Bavail) * int64(st.Bsize)
+	margin := max(int64(fillMarginMinBytes), free/200)
+	total = free - margin
+	if o.SizeBytes > 0 {
+		if o.SizeBytes > total {
+			return 0, 0, fmt.Errorf("%s has %s free; iomark verify --size %s does not fit with the %s margin left free: give a smaller --size", o.Dir, sizeText(free), sizeText(o.SizeBytes), sizeText(margin))
+		}
+		total = o.SizeBytes
+	}
+	total = total / fillChunkBytes * fillChunkBytes
+	if total < fillChunkBytes {
+		return 0, 0, fmt.Errorf("%s has %s free: too little to test (at least %s beyond a %s margin)", o.Dir, sizeText(free), sizeText(fillChunkBytes), sizeText(margin))
+	}
+	return free, total, nil
 }
 
 // maxWriteFails is how many chunks in a row may fail to write before the fill stops: 64 MiB
