@@ -82,28 +82,9 @@ type streamSlot struct {
 // early (Ended says why); the error is for failures of the drive or the file other than a
 // full disk.
 func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (*StreamResult, error) {
-	if s.BlockSize == 0 {
-		s.BlockSize = 1 << 20
-	}
-	if s.Buffers <= 0 {
-		s.Buffers = 16
-	}
-	if s.SeriesInterval <= 0 {
-		s.SeriesInterval = time.Second
-	}
-	if s.BlockSize < MinBlockSize || s.BlockSize > MaxBlockSize || s.BlockSize%MinBlockSize != 0 {
-		return nil, fmt.Errorf("block size %d: use a multiple of 512 between 512 and 16m", s.BlockSize)
-	}
-	fi, err := os.Stat(s.Dir)
-	if err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory: the copy is written to one file inside a directory you name", s.Dir)
-	}
-	align, err := dioAlign(s.Dir, true)
+	s, align, err := checkStream(s)
 	if err != nil {
 		return nil, err
-	}
-	if s.BlockSize%align != 0 {
-		return nil, fmt.Errorf("block size %d is not a multiple of the %d-byte alignment direct I/O needs here", s.BlockSize, align)
 	}
 	t, err := openStreamFile(s.Dir, align)
 	if err != nil {
@@ -117,99 +98,15 @@ func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (*StreamResul
 		}
 	}()
 
-	// Go-allocated buffers, aligned by hand: the reader may still hold one when the stream
-	// is abandoned, which an unmapped buffer would not survive.
-	ring := make([]byte, s.Buffers*s.BlockSize+4096)
-	off := (4096 - int(uintptr(unsafe.Pointer(&ring[0]))%4096)) % 4096
-	free := make(chan *streamSlot, s.Buffers)
-	full := make(chan *streamSlot, s.Buffers)
-	for i := 0; i < s.Buffers; i++ {
-		b := ring[off+i*s.BlockSize : off+(i+1)*s.BlockSize : off+(i+1)*s.BlockSize]
-		free <- &streamSlot{buf: b}
-	}
-
-	var received, written, readerWaitNS, firstByteNS atomic.Int64
-	stop := make(chan struct{})
-	var stopOnce sync.Once
-	halt := func() {
-		stopOnce.Do(func() {
-			close(stop)
-			if s.Abort != nil {
-				s.Abort()
-			}
-		})
-	}
-	var srcMu sync.Mutex
-	var srcEnd error // io.EOF when the source ended cleanly
+	st := newStream(s, src)
 	readerDone := make(chan struct{})
-	go func() {
-		defer close(readerDone)
-		defer close(full)
-		for {
-			if s.MaxBytes > 0 && received.Load() >= s.MaxBytes {
-				return
-			}
-			w0 := time.Now()
-			var slot *streamSlot
-			select {
-			case slot = <-free:
-			case <-stop:
-				return
-			}
-			readerWaitNS.Add(int64(time.Since(w0)))
-			want := len(slot.buf)
-			if s.MaxBytes > 0 {
-				want = int(min(int64(want), s.MaxBytes-received.Load()))
-			}
-			n, rerr := io.ReadFull(src, slot.buf[:want])
-			if n > 0 {
-				firstByteNS.CompareAndSwap(0, time.Now().UnixNano())
-				received.Add(int64(n))
-				slot.n = n
-				full <- slot
-			}
-			if rerr != nil {
-				if errors.Is(rerr, io.ErrUnexpectedEOF) {
-					rerr = io.EOF
-				}
-				srcMu.Lock()
-				srcEnd = rerr
-				srcMu.Unlock()
-				return
-			}
-		}
-	}()
-
-	// The sampler: one point per interval of both rates.
+	go st.read(readerDone)
 	samplerDone := make(chan struct{})
 	samplerStop := make(chan struct{})
-	go func() {
-		defer close(samplerDone)
-		tick := time.NewTicker(s.SeriesInterval)
-		defer tick.Stop()
-		var lastR, lastW int64
-		last := time.Now()
-		start := last
-		for {
-			select {
-			case <-samplerStop:
-				return
-			case now := <-tick.C:
-				r, w := received.Load(), written.Load()
-				dt := now.Sub(last).Seconds()
-				ts := now.Sub(start).Seconds()
-				netRate, driveRate := float64(r-lastR)/dt/1e6, float64(w-lastW)/dt/1e6
-				res.NetSeries = append(res.NetSeries, Point{TS: ts, MBPerS: netRate})
-				res.DriveSeries = append(res.DriveSeries, Point{TS: ts, MBPerS: driveRate, IOPS: float64(w-lastW) / float64(s.BlockSize) / dt})
-				if s.Progress != nil {
-					s.Progress(StreamProgress{Elapsed: now.Sub(start), ReceivedBytes: r, WrittenBytes: w, NetMBPerS: netRate, DriveMBPerS: driveRate})
-				}
-				lastR, lastW, last = r, w, now
-			}
-		}
-	}()
+	go st.sample(res, samplerStop, samplerDone)
 	start := time.Now()
 
+	// The writer: block after block from the ring, in the order read.
 	var busy, writerWait time.Duration
 	var offset int64
 	var writeErr error
@@ -219,7 +116,7 @@ func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (*StreamResul
 		var slot *streamSlot
 		var ok bool
 		select {
-		case slot, ok = <-full:
+		case slot, ok = <-st.full:
 		case <-ctx.Done():
 			ended = StreamInterrupted
 		}
@@ -251,12 +148,12 @@ func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (*StreamResul
 		}
 		_ = wn
 		offset += int64(n)
-		written.Add(int64(n))
+		st.written.Add(int64(n))
 		slot.n = 0
-		free <- slot
+		st.free <- slot
 	}
 	if ended != "" {
-		halt()
+		st.halt()
 	}
 	// Wait for the reader (Abort unblocks it); one that never returns is abandoned.
 	select {
@@ -278,26 +175,171 @@ func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (*StreamResul
 	<-samplerDone
 
 	firstByte := start
-	if ns := firstByteNS.Load(); ns != 0 {
+	if ns := st.firstByteNS.Load(); ns != 0 {
 		firstByte = time.Unix(0, ns)
 	}
-	res.ReceivedBytes, res.WrittenBytes = received.Load(), written.Load()
+	res.ReceivedBytes, res.WrittenBytes = st.received.Load(), st.written.Load()
 	res.DurationS = end.Sub(firstByte).Seconds()
 	res.WriteBusyS = busy.Seconds()
-	res.WriterWaitS, res.ReaderWaitS = writerWait.Seconds(), time.Duration(readerWaitNS.Load()).Seconds()
-	srcMu.Lock()
-	defer srcMu.Unlock()
-	switch {
-	case ended != "":
-		res.Ended = ended
-	case srcEnd != nil && !errors.Is(srcEnd, io.EOF):
-		res.Ended, res.SourceErr = StreamSourceError, srcEnd
-	case s.MaxBytes > 0 && res.ReceivedBytes < s.MaxBytes:
-		res.Ended = StreamSourceEnded
-	default:
-		res.Ended = StreamComplete
-	}
+	res.WriterWaitS, res.ReaderWaitS = writerWait.Seconds(), time.Duration(st.readerWaitNS.Load()).Seconds()
+	res.Ended, res.SourceErr = st.end(ended, res.ReceivedBytes)
 	return res, writeErr
+}
+
+// checkStream fills in s's defaults and checks it against s.Dir, returning the alignment
+// direct I/O needs there.
+func checkStream(s StreamSpec) (StreamSpec, int, error) {
+	if s.BlockSize == 0 {
+		s.BlockSize = 1 << 20
+	}
+	if s.Buffers <= 0 {
+		s.Buffers = 16
+	}
+	if s.SeriesInterval <= 0 {
+		s.SeriesInterval = time.Second
+	}
+	if s.BlockSize < MinBlockSize || s.BlockSize > MaxBlockSize || s.BlockSize%MinBlockSize != 0 {
+		return s, 0, fmt.Errorf("block size %d: use a multiple of 512 between 512 and 16m", s.BlockSize)
+	}
+	fi, err := os.Stat(s.Dir)
+	if err != nil || !fi.IsDir() {
+		return s, 0, fmt.Errorf("%s is not a directory: the copy is written to one file inside a directory you name", s.Dir)
+	}
+	align, err := dioAlign(s.Dir, true)
+	if err != nil {
+		return s, 0, err
+	}
+	if s.BlockSize%align != 0 {
+		return s, 0, fmt.Errorf("block size %d is not a multiple of the %d-byte alignment direct I/O needs here", s.BlockSize, align)
+	}
+	return s, align, nil
+}
+
+// stream is what a WriteStream's reader, writer and sampler share: the ring's free and full
+// slots, the counts, and the signal that stops the reader.
+type stream struct {
+	s          StreamSpec
+	src        io.Reader
+	free, full chan *streamSlot
+
+	received, written, readerWaitNS, firstByteNS atomic.Int64
+
+	stop     chan struct{}
+	stopOnce sync.Once
+	srcMu    sync.Mutex
+	srcEnd   error // io.EOF when the source ended cleanly
+}
+
+// newStream makes the ring of s.Buffers blocks, every slot free. The buffers are allocated by
+// Go and aligned by hand: the reader may still hold one when the stream is abandoned, which
+// an unmapped buffer would not survive.
+func newStream(s StreamSpec, src io.Reader) *stream {
+	st := &stream{s: s, src: src, free: make(chan *streamSlot, s.Buffers), full: make(chan *streamSlot, s.Buffers),
+		stop: make(chan struct{})}
+	ring := make([]byte, s.Buffers*s.BlockSize+4096)
+	off := (4096 - int(uintptr(unsafe.Pointer(&ring[0]))%4096)) % 4096
+	for i := 0; i < s.Buffers; i++ {
+		b := ring[off+i*s.BlockSize : off+(i+1)*s.BlockSize : off+(i+1)*s.BlockSize]
+		st.free <- &streamSlot{buf: b}
+	}
+	return st
+}
+
+// halt stops the reader, once, and calls Abort to unblock a Read of the source.
+func (st *stream) halt() {
+	st.stopOnce.Do(func() {
+		close(st.stop)
+		if st.s.Abort != nil {
+			st.s.Abort()
+		}
+	})
+}
+
+// read is the reader: it fills free slots from the source and hands them to the writer until
+// the source ends, MaxBytes have arrived or the stream is halted; then it closes full and done.
+func (st *stream) read(done chan<- struct{}) {
+	defer close(done)
+	defer close(st.full)
+	s := st.s
+	for {
+		if s.MaxBytes > 0 && st.received.Load() >= s.MaxBytes {
+			return
+		}
+		w0 := time.Now()
+		var slot *streamSlot
+		select {
+		case slot = <-st.free:
+		case <-st.stop:
+			return
+		}
+		st.readerWaitNS.Add(int64(time.Since(w0)))
+		want := len(slot.buf)
+		if s.MaxBytes > 0 {
+			want = int(min(int64(want), s.MaxBytes-st.received.Load()))
+		}
+		n, rerr := io.ReadFull(st.src, slot.buf[:want])
+		if n > 0 {
+			st.firstByteNS.CompareAndSwap(0, time.Now().UnixNano())
+			st.received.Add(int64(n))
+			slot.n = n
+			st.full <- slot
+		}
+		if rerr != nil {
+			if errors.Is(rerr, io.ErrUnexpectedEOF) {
+				rerr = io.EOF
+			}
+			st.srcMu.Lock()
+			st.srcEnd = rerr
+			st.srcMu.Unlock()
+			return
+		}
+	}
+}
+
+// sample is the sampler: one point of both rates into res per interval, and a progress
+// report, until stop is closed; then it closes done.
+func (st *stream) sample(res *StreamResult, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	s := st.s
+	tick := time.NewTicker(s.SeriesInterval)
+	defer tick.Stop()
+	var lastR, lastW int64
+	last := time.Now()
+	start := last
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-tick.C:
+			r, w := st.received.Load(), st.written.Load()
+			dt := now.Sub(last).Seconds()
+			ts := now.Sub(start).Seconds()
+			netRate, driveRate := float64(r-lastR)/dt/1e6, float64(w-lastW)/dt/1e6
+			res.NetSeries = append(res.NetSeries, Point{TS: ts, MBPerS: netRate})
+			res.DriveSeries = append(res.DriveSeries, Point{TS: ts, MBPerS: driveRate, IOPS: float64(w-lastW) / float64(s.BlockSize) / dt})
+			if s.Progress != nil {
+				s.Progress(StreamProgress{Elapsed: now.Sub(start), ReceivedBytes: r, WrittenBytes: w, NetMBPerS: netRate, DriveMBPerS: driveRate})
+			}
+			lastR, lastW, last = r, w, now
+		}
+	}
+}
+
+// end says how the stream ended, given how the writer ended ("" when the ring ran dry) and
+// the bytes received, with the source's error when that ended it.
+func (st *stream) end(writer string, received int64) (string, error) {
+	st.srcMu.Lock()
+	defer st.srcMu.Unlock()
+	switch {
+	case writer != "":
+		return writer, nil
+	case st.srcEnd != nil && !errors.Is(st.srcEnd, io.EOF):
+		return StreamSourceError, st.srcEnd
+	case st.s.MaxBytes > 0 && received < st.s.MaxBytes:
+		return StreamSourceEnded, nil
+	default:
+		return StreamComplete, nil
+	}
 }
 
 // pwriteFull writes all of b at off, retrying interrupted and short writes.

@@ -11,20 +11,6 @@ import (
 	"time"
 )
 
-// leftovers lists what a stream left in dir (it must leave nothing).
-func streamLeftovers(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		out = append(out, e.Name())
-	}
-	return out
-}
-
 func TestWriteStreamComplete(t *testing.T) {
 	dir := t.TempDir()
 	// A size that is not a multiple of the block: the last write is padded and cut back.
@@ -40,9 +26,7 @@ func TestWriteStreamComplete(t *testing.T) {
 	if res.WriteBusyS <= 0 || res.DurationS < res.WriteBusyS*0.5 {
 		t.Errorf("times: busy %.3f s of %.3f s", res.WriteBusyS, res.DurationS)
 	}
-	if l := streamLeftovers(t, dir); len(l) != 0 {
-		t.Errorf("left behind: %v", l)
-	}
+	emptyDir(t, dir)
 }
 
 func TestWriteStreamSourceEndsEarly(t *testing.T) {
@@ -63,9 +47,7 @@ func TestWriteStreamSourceEndsEarly(t *testing.T) {
 	if res.Ended != StreamSourceError || !errors.Is(res.SourceErr, boom) || res.WrittenBytes != 2<<20 {
 		t.Errorf("result %+v", res)
 	}
-	if l := streamLeftovers(t, dir); len(l) != 0 {
-		t.Errorf("left behind: %v", l)
-	}
+	emptyDir(t, dir)
 }
 
 type errReader struct{ err error }
@@ -102,9 +84,7 @@ func TestWriteStreamInterrupted(t *testing.T) {
 	if res.Ended != StreamInterrupted || !aborted || res.WrittenBytes != 1<<20 {
 		t.Errorf("result %+v, aborted %v", res, aborted)
 	}
-	if l := streamLeftovers(t, dir); len(l) != 0 {
-		t.Errorf("left behind: %v", l)
-	}
+	emptyDir(t, dir)
 }
 
 func TestWriteStreamRefusesNonDirectory(t *testing.T) {

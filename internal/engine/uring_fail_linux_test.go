@@ -19,18 +19,8 @@ import (
 // past the new end fail with ENOSPC and reads there come back short, among the successes of
 // the same batches.
 func TestURingEndsOnFailingDrive(t *testing.T) {
-	if err := uringUsable(); err != nil {
-		t.Skipf("io_uring unavailable here: %v", err)
-	}
+	log := watchRings(t)
 	lab.Require(t)
-	var mu sync.Mutex
-	var rings []ringCounts
-	ringDone = func(c ringCounts) {
-		mu.Lock()
-		rings = append(rings, c)
-		mu.Unlock()
-	}
-	t.Cleanup(func() { ringDone = nil })
 
 	const sizeMB, shrunkMB = 32, 16
 	for _, tc := range []struct {
@@ -42,9 +32,7 @@ func TestURingEndsOnFailingDrive(t *testing.T) {
 		{RandRead, []string{"I/O error", "moved only"}},
 	} {
 		t.Run(string(tc.pattern), func(t *testing.T) {
-			mu.Lock()
-			rings = nil
-			mu.Unlock()
+			log.reset()
 			d := lab.NewDrive(t, lab.Spec{Name: "engine-failing-" + string(tc.pattern), SizeMB: sizeMB})
 			s := Spec{Target: d.Dev, Pattern: tc.pattern, BlockSize: 4096, QD: 32, Jobs: 2,
 				Engine: EngineIOUring, Runtime: time.Minute, Ramp: 100 * time.Millisecond, Direct: true,
@@ -86,8 +74,7 @@ func TestURingEndsOnFailingDrive(t *testing.T) {
 			if off, _ := strconv.ParseInt(m[1], 10, 64); off < shrunkMB<<20 || off >= sizeMB<<20 {
 				t.Errorf("the error names offset %d, which is not past the drive's new end (%d MiB)", off, shrunkMB)
 			}
-			mu.Lock()
-			defer mu.Unlock()
+			rings := log.taken()
 			if len(rings) != s.Jobs {
 				t.Fatalf("%d rings reported, want one per job (%d)", len(rings), s.Jobs)
 			}

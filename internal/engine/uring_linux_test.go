@@ -12,24 +12,50 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The io_uring loop waits only with every slot in flight, never loses an I/O, and keeps its
-// P through the wait (GOMAXPROCS leaves one per ring plus the sampler's), so it keeps up with fio.
-func TestURingKeepsItsQueueFull(t *testing.T) {
+// ringLog gathers the counts each ring hands ringDone as its job ends.
+type ringLog struct {
+	mu    sync.Mutex
+	rings []ringCounts
+}
+
+// watchRings skips t where io_uring cannot run and has every ring report to the returned log
+// until t ends.
+func watchRings(t *testing.T) *ringLog {
+	t.Helper()
 	if err := uringUsable(); err != nil {
 		t.Skipf("io_uring unavailable here: %v", err)
 	}
-	var mu sync.Mutex
-	var rings []ringCounts
+	l := &ringLog{}
 	ringDone = func(c ringCounts) {
-		mu.Lock()
-		rings = append(rings, c)
-		mu.Unlock()
+		l.mu.Lock()
+		l.rings = append(l.rings, c)
+		l.mu.Unlock()
 	}
 	t.Cleanup(func() { ringDone = nil })
+	return l
+}
 
+// reset forgets the rings reported so far, before the next job.
+func (l *ringLog) reset() {
+	l.mu.Lock()
+	l.rings = nil
+	l.mu.Unlock()
+}
+
+// taken returns the rings reported so far.
+func (l *ringLog) taken() []ringCounts {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rings
+}
+
+// The io_uring loop waits only with every slot in flight, never loses an I/O, and keeps its
+// P through the wait (GOMAXPROCS leaves one per ring plus the sampler's), so it keeps up with fio.
+func TestURingKeepsItsQueueFull(t *testing.T) {
+	log := watchRings(t)
 	for _, p := range []Pattern{RandRead, RandWrite} {
 		t.Run(string(p), func(t *testing.T) {
-			rings = nil
+			log.reset()
 			before := runtime.GOMAXPROCS(0)
 			s := quickSpec(t.TempDir(), p)
 			s.Engine, s.QD, s.Jobs = EngineIOUring, 32, 2
@@ -39,6 +65,7 @@ func TestURingKeepsItsQueueFull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			rings := log.taken()
 			if len(rings) != s.Jobs {
 				t.Fatalf("%d rings reported, want one per job (%d)", len(rings), s.Jobs)
 			}

@@ -1,12 +1,13 @@
 package flash
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/iomark/iomark/internal/probe"
 )
 
 // Disk is what sysfs and procfs say about a whole disk a probe is asked to write.
@@ -83,15 +84,11 @@ func CheckDisk(root, majMin string) (*Disk, error) {
 
 func inUse(root, sysDir string, members map[string]string) string {
 	if f, err := os.Open(filepath.Join(root, "/proc/self/mountinfo")); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			fields := strings.Fields(sc.Text())
-			if len(fields) > 4 {
-				if name, ok := members[fields[2]]; ok {
-					return fmt.Sprintf("/dev/%s is mounted on %s: unmount it first (sudo umount %s), or verify that directory instead (fill mode)", name, unescapeOctal(fields[4]), unescapeOctal(fields[4]))
-				}
+		mounts, _ := probe.ParseMountinfo(f)
+		f.Close()
+		for _, m := range mounts {
+			if name, ok := members[fmt.Sprintf("%d:%d", m.Major, m.Minor)]; ok {
+				return fmt.Sprintf("/dev/%s is mounted on %s: unmount it first (sudo umount %s), or verify that directory instead (fill mode)", name, m.MountPoint, m.MountPoint)
 			}
 		}
 	}
@@ -134,23 +131,4 @@ func readInt(p string) (int64, error) {
 		return 0, err
 	}
 	return strconv.ParseInt(s, 10, 64)
-}
-
-// unescapeOctal undoes mountinfo's \040-style escapes.
-func unescapeOctal(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(v))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -64,20 +64,10 @@ var errNoMedium = syscall.Errno(123)
 
 var errShort = errors.New("short transfer")
 
+// read reads n bytes at off into a new aligned buffer.
 func (b *blockIO) read(off int64, n int) ([]byte, error) {
 	p := alignedBuf(n)
-	got, err := b.dev.ReadAt(p, off)
-	b.bytesRead += int64(got)
-	if err == nil && got < n {
-		err = errShort
-	}
-	if errors.Is(err, io.EOF) {
-		err = errShort
-	}
-	if err != nil {
-		return p, &ioErr{op: "read", off: off, err: err}
-	}
-	return p, nil
+	return p, b.readInto(p, off)
 }
 
 // readInto reads len(p) bytes at off into p, which must be aligned (alignedBuf): a scan

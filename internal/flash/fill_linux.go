@@ -31,22 +31,9 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking for leftovers of earlier runs in %s: %w", o.Dir, err)
 	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(o.Dir, &st); err != nil {
-		return nil, fmt.Errorf("statfs %s: %w", o.Dir, err)
-	}
-	free := int64(st.Bavail) * int64(st.Bsize)
-	margin := max(int64(fillMarginMinBytes), free/200)
-	total := free - margin
-	if o.SizeBytes > 0 {
-		if o.SizeBytes > total {
-			return nil, fmt.Errorf("%s has %s free; iomark verify --size %s does not fit with the %s margin left free: give a smaller --size", o.Dir, sizeText(free), sizeText(o.SizeBytes), sizeText(margin))
-		}
-		total = o.SizeBytes
-	}
-	total = total / fillChunkBytes * fillChunkBytes
-	if total < fillChunkBytes {
-		return nil, fmt.Errorf("%s has %s free: too little to test (at least %s beyond a %s margin)", o.Dir, sizeText(free), sizeText(fillChunkBytes), sizeText(margin))
+	free, total, err := fillBytes(o)
+	if err != nil {
+		return nil, err
 	}
 	fileBytes := o.FileBytes
 	if fileBytes <= 0 {
@@ -115,6 +102,29 @@ func Fill(ctx context.Context, o FillOptions) (*Result, error) {
 	return res, nil
 }
 
+// fillBytes is the free space of o.Dir and how much of it the fill writes: o.SizeBytes, or all
+// but a margin, in whole chunks.
+func fillBytes(o FillOptions) (free, total int64, err error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(o.Dir, &st); err != nil {
+		return 0, 0, fmt.Errorf("statfs %s: %w", o.Dir, err)
+	}
+	free = int64(st.Bavail) * int64(st.Bsize)
+	margin := max(int64(fillMarginMinBytes), free/200)
+	total = free - margin
+	if o.SizeBytes > 0 {
+		if o.SizeBytes > total {
+			return 0, 0, fmt.Errorf("%s has %s free; iomark verify --size %s does not fit with the %s margin left free: give a smaller --size", o.Dir, sizeText(free), sizeText(o.SizeBytes), sizeText(margin))
+		}
+		total = o.SizeBytes
+	}
+	total = total / fillChunkBytes * fillChunkBytes
+	if total < fillChunkBytes {
+		return 0, 0, fmt.Errorf("%s has %s free: too little to test (at least %s beyond a %s margin)", o.Dir, sizeText(free), sizeText(fillChunkBytes), sizeText(margin))
+	}
+	return free, total, nil
+}
+
 // maxWriteFails is how many chunks in a row may fail to write before the fill stops: 64 MiB
 // of refused writes is the end of the drive, not a bad spot.
 const maxWriteFails = 16
@@ -158,70 +168,20 @@ type fill struct {
 // the stream of all files.
 func (f *fill) write() error {
 	buf := alignedBuf(fillChunkBytes)
-	var bucketStart time.Time
-	var bucketBytes int64
+	var b bucket
 	phaseStart := time.Now()
 	fails := 0
 	for f.written < f.total {
-		i := f.files
-		path := filepath.Join(f.wd, fillFileName(i))
+		path := filepath.Join(f.wd, fillFileName(f.files))
 		fd, err := f.create(path)
 		if err != nil {
 			return err
 		}
 		f.files++
-		size := min(f.fileBytes, f.total-f.written)
-		var off int64
-		full := false
-		for off < size {
-			if err := f.ctx.Err(); err != nil {
-				unix.Close(fd)
-				return err
-			}
-			pos := f.written
-			stampBlock(buf, pos, f.nonce, 0)
-			if bucketBytes == 0 {
-				bucketStart = time.Now()
-			}
-			n, err := unix.Pwrite(fd, buf, off)
-			if n > 0 {
-				off += int64(n)
-				f.written += int64(n)
-				bucketBytes += int64(n)
-			}
-			if err != nil || n < len(buf) {
-				if errors.Is(err, unix.ENOSPC) || err == nil {
-					f.notes = append(f.notes, fmt.Sprintf("the filesystem ran out of room after %s, though it reported %s free", sizeText(f.written), sizeText(f.report.FreeBytes)))
-					full = true
-					break
-				}
-				if isMediaError(err) {
-					// The drive refused this chunk: it is bad; go on with the next, unless the
-					// drive refuses everything from here on (a fake's end, or a dead drive).
-					f.failedChunks[pos] = true
-					f.bucketFailed, f.writesRefused = true, true
-					f.refusedBytes += int64(len(buf))
-					f.bad(pos, int64(len(buf)), FailureIOError, SectorForeign, -1)
-					off += int64(len(buf))
-					f.written += int64(len(buf))
-					bucketBytes += int64(len(buf))
-					if fails++; fails >= maxWriteFails {
-						f.writeFailAt = f.written
-						f.notes = append(f.notes, fmt.Sprintf("writing failed %d times in a row (%v) at %s: the rest of the space was not written", fails, err, sizeText(f.written)))
-						full = true
-						break
-					}
-					continue
-				}
-				unix.Close(fd)
-				return fmt.Errorf("writing %s at %d: %w", path, off, err)
-			}
-			fails = 0
-			if bucketBytes >= f.bucket || f.written == f.total {
-				f.point(pos+int64(len(buf))-bucketBytes, bucketBytes, time.Since(bucketStart), true)
-				bucketBytes, f.bucketFailed = 0, false
-			}
-			f.progress("write", f.written, f.total)
+		full, err := f.writeFile(fd, path, buf, &b, &fails)
+		if err != nil {
+			unix.Close(fd)
+			return err
 		}
 		if err := f.closeWritten(fd, path); err != nil {
 			if !isMediaError(err) {
@@ -235,13 +195,74 @@ func (f *fill) write() error {
 			break
 		}
 	}
-	if bucketBytes > 0 {
-		f.point(f.written-bucketBytes, bucketBytes, time.Since(bucketStart), true)
+	if b.bytes > 0 {
+		f.point(f.written-b.bytes, b.bytes, time.Since(b.start), true)
 	}
 	if d := time.Since(phaseStart).Seconds(); d > 0 {
 		f.report.WriteMBPerS = float64(f.written) / d / 1e6 // file creation and fsync included
 	}
 	return nil
+}
+
+// bucket is the stretch of the series being timed: when its first I/O began and its bytes
+// so far.
+type bucket struct {
+	start time.Time
+	bytes int64
+}
+
+// writeFile writes the next file, open as fd, chunk by chunk, counting fails, the writes
+// refused in a row; full says the filling ends with it (no room left, or the drive refuses
+// everything from here on).
+func (f *fill) writeFile(fd int, path string, buf []byte, b *bucket, fails *int) (full bool, err error) {
+	size := min(f.fileBytes, f.total-f.written)
+	for off := int64(0); off < size; {
+		if err := f.ctx.Err(); err != nil {
+			return false, err
+		}
+		pos := f.written
+		stampBlock(buf, pos, f.nonce, 0)
+		if b.bytes == 0 {
+			b.start = time.Now()
+		}
+		n, err := unix.Pwrite(fd, buf, off)
+		if n > 0 {
+			off += int64(n)
+			f.written += int64(n)
+			b.bytes += int64(n)
+		}
+		if err != nil || n < len(buf) {
+			if errors.Is(err, unix.ENOSPC) || err == nil {
+				f.notes = append(f.notes, fmt.Sprintf("the filesystem ran out of room after %s, though it reported %s free", sizeText(f.written), sizeText(f.report.FreeBytes)))
+				return true, nil
+			}
+			if !isMediaError(err) {
+				return false, fmt.Errorf("writing %s at %d: %w", path, off, err)
+			}
+			// The drive refused this chunk: it is bad; go on with the next, unless the
+			// drive refuses everything from here on (a fake's end, or a dead drive).
+			f.failedChunks[pos] = true
+			f.bucketFailed, f.writesRefused = true, true
+			f.refusedBytes += int64(len(buf))
+			f.bad(pos, int64(len(buf)), FailureIOError, SectorForeign, -1)
+			off += int64(len(buf))
+			f.written += int64(len(buf))
+			b.bytes += int64(len(buf))
+			if *fails++; *fails >= maxWriteFails {
+				f.writeFailAt = f.written
+				f.notes = append(f.notes, fmt.Sprintf("writing failed %d times in a row (%v) at %s: the rest of the space was not written", *fails, err, sizeText(f.written)))
+				return true, nil
+			}
+			continue
+		}
+		*fails = 0
+		if b.bytes >= f.bucket || f.written == f.total {
+			f.point(pos+int64(len(buf))-b.bytes, b.bytes, time.Since(b.start), true)
+			b.bytes, f.bucketFailed = 0, false
+		}
+		f.progress("write", f.written, f.total)
+	}
+	return false, nil
 }
 
 // create opens a new file with O_DIRECT, falling back to the page cache where the
@@ -285,85 +306,92 @@ func (f *fill) read() error {
 	buf := alignedBuf(fillChunkBytes)
 	var pos int64
 	pt := 0
-	var bucketStart time.Time
-	var bucketBytes int64
+	var b bucket
 	phaseStart := time.Now()
 	for i := 0; i < f.files; i++ {
-		path := filepath.Join(f.wd, fillFileName(i))
-		flags := unix.O_RDONLY | unix.O_CLOEXEC
-		if f.direct {
-			flags |= unix.O_DIRECT
+		var err error
+		if pos, err = f.readFile(filepath.Join(f.wd, fillFileName(i)), pos, buf, &b, &pt); err != nil {
+			return err
 		}
-		fd, err := unix.Open(path, flags, 0)
-		if err != nil {
-			return fmt.Errorf("opening %s to read it back: %w", path, err)
-		}
-		if !f.direct {
-			unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED)
-		}
-		var exts []extent
-		if f.mapped {
-			if exts, err = fileExtents(fd); err != nil {
-				f.mapped = false
-			}
-		}
-		f.exts, f.cur = exts, 0
-		size := min(f.fileBytes, f.written-pos)
-		for off := int64(0); off < size; {
-			if err := f.ctx.Err(); err != nil {
-				unix.Close(fd)
-				return err
-			}
-			want := int(min(int64(len(buf)), size-off))
-			if bucketBytes == 0 {
-				bucketStart = time.Now()
-			}
-			if f.failedChunks[pos] { // its write failed: counted already, nothing to read
-				f.bucketFailed = true
-				off += int64(want)
-				pos += int64(want)
-				bucketBytes += int64(want)
-				continue
-			}
-			n, err := unix.Pread(fd, buf[:want], off)
-			if n < 0 {
-				n = 0
-			}
-			f.readBytes += int64(n)
-			switch {
-			case err != nil && (isMediaError(err) || errors.Is(err, unix.EUCLEAN) || errors.Is(err, unix.EBADMSG)):
-				// EUCLEAN, EBADMSG: the filesystem found its own structures damaged (on a
-				// fake card, by data written past the real size)
-				f.bucketFailed, f.readsRefused = true, true
-				f.readFailed(fd, buf[:want], pos, off)
-			case err != nil:
-				unix.Close(fd)
-				return fmt.Errorf("reading %s at %d: %w", path, off, err)
-			default:
-				f.judge(buf[:n], pos, off)
-				if n < want { // the file is shorter than written
-					f.bad(pos+int64(n), int64(want-n), FailureDropped, SectorForeign, -1)
-				}
-			}
-			off += int64(want)
-			pos += int64(want)
-			bucketBytes += int64(want)
-			if bucketBytes >= f.bucket || pos == f.written {
-				d := time.Since(bucketStart).Seconds()
-				if pt < len(f.report.Series) && d > 0 && !f.bucketFailed {
-					f.report.Series[pt].ReadMBPerS = float64(bucketBytes) / d / 1e6
-				}
-				pt++
-				bucketBytes, f.bucketFailed = 0, false
-			}
-			f.progress("read", pos, f.written)
-		}
-		unix.Close(fd)
 	}
 	if d := time.Since(phaseStart).Seconds(); d > 0 {
 		f.report.ReadMBPerS = float64(f.readBytes) / d / 1e6
 	}
 	return nil
+}
+
+// readFile reads back the file at path, which holds the stream from pos, chunk by chunk, and
+// returns where the next file's part of the stream begins; pt is the series point the
+// bucket's read rate goes to.
+func (f *fill) readFile(path string, pos int64, buf []byte, b *bucket, pt *int) (int64, error) {
+	flags := unix.O_RDONLY | unix.O_CLOEXEC
+	if f.direct {
+		flags |= unix.O_DIRECT
+	}
+	fd, err := unix.Open(path, flags, 0)
+	if err != nil {
+		return pos, fmt.Errorf("opening %s to read it back: %w", path, err)
+	}
+	defer unix.Close(fd)
+	if !f.direct {
+		unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED)
+	}
+	var exts []extent
+	if f.mapped {
+		if exts, err = fileExtents(fd); err != nil {
+			f.mapped = false
+		}
+	}
+	f.exts, f.cur = exts, 0
+	size := min(f.fileBytes, f.written-pos)
+	for off := int64(0); off < size; {
+		if err := f.ctx.Err(); err != nil {
+			return pos, err
+		}
+		want := int(min(int64(len(buf)), size-off))
+		if b.bytes == 0 {
+			b.start = time.Now()
+		}
+		if f.failedChunks[pos] { // its write failed: counted already, nothing to read
+			f.bucketFailed = true
+			off += int64(want)
+			pos += int64(want)
+			b.bytes += int64(want)
+			continue
+		}
+		n, err := unix.Pread(fd, buf[:want], off)
+		if n < 0 {
+			n = 0
+		}
+		f.readBytes += int64(n)
+		switch {
+		case err != nil && (isMediaError(err) || errors.Is(err, unix.EUCLEAN) || errors.Is(err, unix.EBADMSG)):
+			// EUCLEAN, EBADMSG: the filesystem found its own structures damaged (on a
+			// fake card, by data written past the real size)
+			f.bucketFailed, f.readsRefused = true, true
+			f.readFailed(fd, buf[:want], pos, off)
+		case err != nil:
+			return pos, fmt.Errorf("reading %s at %d: %w", path, off, err)
+		default:
+			f.judge(buf[:n], pos, off)
+			if n < want { // the file is shorter than written
+				f.bad(pos+int64(n), int64(want-n), FailureDropped, SectorForeign, -1)
+			}
+		}
+		off += int64(want)
+		pos += int64(want)
+		b.bytes += int64(want)
+		if b.bytes >= f.bucket || pos == f.written {
+			d := time.Since(b.start).Seconds()
+			if *pt < len(f.report.Series) && d > 0 && !f.bucketFailed {
+				f.report.Series[*pt].ReadMBPerS = float64(b.bytes) / d / 1e6
+			}
+			*pt++
+			b.bytes, f.bucketFailed = 0, false
+		}
+		f.progress("read", pos, f.written)
+	}
+	return pos, nil
 }
 
 // readFailed reads a chunk that failed again in 64 KiB pieces, so one bad spot does not

@@ -115,78 +115,14 @@ func EstimateEraseBlock(ctx context.Context, dev Device, o GeometryOptions) (*Ge
 	if aligns[len(aligns)-1] < minDeviceAlign {
 		return nil, fmt.Errorf("the device holds %s: too small to time boundaries up to %s (it needs %s)", sizeText(o.SizeBytes), sizeText(minDeviceAlign), sizeText(4*minDeviceAlign))
 	}
-	type read struct {
-		ai, bi, kind int // kind 0 pre, 1 on, 2 post
-		off          int64
-	}
-	// Boundaries at odd multiples of a: multiples of a but not of 2a, so a larger unit's
-	// boundary never stands in for this one's.
-	bounds := make([][]int64, len(aligns))
-	var reads []read
-	for ai, a := range aligns {
-		odd := (o.SizeBytes - int64(rb)) / (2 * a) // odd multiples (2k+1)a below size-rb
-		seen := map[int64]bool{}
-		for len(bounds[ai]) < nb && len(seen) < int(min(odd, int64(nb)*4)) {
-			k := rng.Int64N(max(odd, 1))
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			b := (2*k + 1) * a
-			if b-int64(rb) < 0 || b+int64(rb) > o.SizeBytes {
-				continue
-			}
-			bi := len(bounds[ai])
-			bounds[ai] = append(bounds[ai], b)
-			for kind, off := range []int64{b - int64(rb), b - int64(rb)/2, b} {
-				reads = append(reads, read{ai, bi, kind, off})
-			}
-		}
-	}
-	// best[ai][bi][kind]: fastest of the rounds.
-	best := make([][][3]float64, len(aligns))
-	for ai := range aligns {
-		best[ai] = make([][3]float64, len(bounds[ai]))
-		for bi := range best[ai] {
-			best[ai][bi] = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
-		}
-	}
+	bounds, reads := boundaryReads(aligns, o.SizeBytes, rb, nb, rng)
 	g := &Geometry{ReadBytes: rb}
-	buf := alignedBuf(rb)
-	total := int64(len(reads) * rounds)
-	for r := 0; r < rounds; r++ {
-		// A fresh random order each round: neither load nor a read-ahead in the drive
-		// lines up with one kind of read.
-		rng.Shuffle(len(reads), func(i, j int) { reads[i], reads[j] = reads[j], reads[i] })
-		for i, rd := range reads {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			t0 := now()
-			n, err := dev.ReadAt(buf, rd.off)
-			us := float64(now().Sub(t0)) / 1e3
-			g.BytesRead += int64(n)
-			if err != nil {
-				return nil, fmt.Errorf("reading %d bytes at %d: %w", rb, rd.off, err)
-			}
-			if p := &best[rd.ai][rd.bi][rd.kind]; us < *p {
-				*p = us
-			}
-			if o.Progress != nil && i%64 == 0 {
-				o.Progress(Progress{Phase: "geometry", Done: int64(r*len(reads) + i), Total: total})
-			}
-		}
+	best, err := timeReads(ctx, dev, g, bounds, reads, rounds, rng, now, o.Progress)
+	if err != nil {
+		return nil, err
 	}
 	for ai, a := range aligns {
-		var pre, on, post, diff []float64
-		for _, t := range best[ai] {
-			pre, on, post = append(pre, t[0]), append(on, t[1]), append(post, t[2])
-			diff = append(diff, t[1]-(t[0]+t[2])/2)
-		}
-		at := AlignTiming{AlignBytes: a, PreUS: median(pre), OnUS: median(on), PostUS: median(post)}
-		at.DiffUS = median(diff)
-		at.SEUS = medianSE(diff)
-		g.Candidates = append(g.Candidates, at)
+		g.Candidates = append(g.Candidates, alignTiming(a, best[ai]))
 	}
 	judge(g)
 	for i := range o.Registers {
@@ -199,6 +135,93 @@ func EstimateEraseBlock(ctx context.Context, dev Device, o GeometryOptions) (*Ge
 	}
 	g.DurationS = time.Since(start).Seconds()
 	return g, nil
+}
+
+// boundaryRead is one timed read at boundary bi of candidate ai: just before it (kind 0),
+// across it (1) or just after it (2).
+type boundaryRead struct {
+	ai, bi, kind int
+	off          int64
+}
+
+// boundaryReads picks up to nb boundaries of each candidate in a device of size bytes, at
+// random, and the three reads of rb bytes that time each. Boundaries lie at odd multiples of
+// a: multiples of a but not of 2a, so a larger unit's boundary never stands in for this one's.
+func boundaryReads(aligns []int64, size int64, rb, nb int, rng *rand.Rand) (bounds [][]int64, reads []boundaryRead) {
+	bounds = make([][]int64, len(aligns))
+	for ai, a := range aligns {
+		odd := (size - int64(rb)) / (2 * a) // odd multiples (2k+1)a below size-rb
+		seen := map[int64]bool{}
+		for len(bounds[ai]) < nb && len(seen) < int(min(odd, int64(nb)*4)) {
+			k := rng.Int64N(max(odd, 1))
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			b := (2*k + 1) * a
+			if b-int64(rb) < 0 || b+int64(rb) > size {
+				continue
+			}
+			bi := len(bounds[ai])
+			bounds[ai] = append(bounds[ai], b)
+			for kind, off := range []int64{b - int64(rb), b - int64(rb)/2, b} {
+				reads = append(reads, boundaryRead{ai, bi, kind, off})
+			}
+		}
+	}
+	return bounds, reads
+}
+
+// timeReads runs every read once a round, rounds times, in a fresh random order each round
+// (neither load nor a read-ahead in the drive lines up with one kind of read), and returns
+// best[ai][bi][kind], the fastest of the rounds in µs; g counts the bytes read.
+func timeReads(ctx context.Context, dev Device, g *Geometry, bounds [][]int64, reads []boundaryRead, rounds int,
+	rng *rand.Rand, now func() time.Time, progress func(Progress)) ([][][3]float64, error) {
+	best := make([][][3]float64, len(bounds))
+	for ai := range bounds {
+		best[ai] = make([][3]float64, len(bounds[ai]))
+		for bi := range best[ai] {
+			best[ai][bi] = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+		}
+	}
+	buf := alignedBuf(g.ReadBytes)
+	total := int64(len(reads) * rounds)
+	for r := 0; r < rounds; r++ {
+		rng.Shuffle(len(reads), func(i, j int) { reads[i], reads[j] = reads[j], reads[i] })
+		for i, rd := range reads {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			t0 := now()
+			n, err := dev.ReadAt(buf, rd.off)
+			us := float64(now().Sub(t0)) / 1e3
+			g.BytesRead += int64(n)
+			if err != nil {
+				return nil, fmt.Errorf("reading %d bytes at %d: %w", g.ReadBytes, rd.off, err)
+			}
+			if p := &best[rd.ai][rd.bi][rd.kind]; us < *p {
+				*p = us
+			}
+			if progress != nil && i%64 == 0 {
+				progress(Progress{Phase: "geometry", Done: int64(r*len(reads) + i), Total: total})
+			}
+		}
+	}
+	return best, nil
+}
+
+// alignTiming is candidate a's line from the fastest times of its boundaries: the medians
+// of each kind, and of the crossing costs with their standard error.
+func alignTiming(a int64, best [][3]float64) AlignTiming {
+	var pre, on, post, diff []float64
+	for _, t := range best {
+		pre, on, post = append(pre, t[0]), append(on, t[1]), append(post, t[2])
+		diff = append(diff, t[1]-(t[0]+t[2])/2)
+	}
+	at := AlignTiming{AlignBytes: a, PreUS: median(pre), OnUS: median(on), PostUS: median(post)}
+	at.DiffUS = median(diff)
+	at.SEUS = medianSE(diff)
+	return at
 }
 
 // judge finds the step in the diffs: the split of the candidates into smaller ones that

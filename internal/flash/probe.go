@@ -264,9 +264,13 @@ func (p *prober) run(res *Result) error {
 	if err := p.writeSamples(s1); err != nil {
 		return err
 	}
+	return p.verdict(res)
+}
 
-	// Where does the device fail? A bad tail (every sample from some point on is bad) is a
-	// fake; bad samples with good ones above them are damaged regions.
+// verdict judges the samples written: where does the device fail? A bad tail (every sample
+// from some point on is bad) is a fake, found to the byte; bad samples with good ones above
+// them are damaged regions.
+func (p *prober) verdict(res *Result) error {
 	all := p.sortedSamples()
 	tail := len(all)
 	for tail > 0 && all[tail-1].bad {

@@ -71,7 +71,7 @@ func digest(t testing.TB, c *lab.Card) [32]byte {
 	return c.Digest()
 }
 
-func probe(t testing.TB, d *cardDev, o ProbeOptions) *Result {
+func probeCard(t testing.TB, d *cardDev, o ProbeOptions) *Result {
 	t.Helper()
 	o.SizeBytes = d.c.Size()
 	if o.MaxFlushBytes == 0 {
@@ -124,7 +124,7 @@ func TestProbeFakes(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s-of-%s", kind, sizeText(pair.real), sizeText(pair.claimed)), func(t *testing.T) {
 				d := newCardDev(t, lab.CardSpec{ClaimedBytes: pair.claimed, RealBytes: pair.real, Failure: kind})
 				before := digest(t, d.c)
-				r := probe(t, d, ProbeOptions{})
+				r := probeCard(t, d, ProbeOptions{})
 				checkFake(t, r, pair.real, want)
 				if kind == lab.FailWrap && r.WrapBytes != pair.real {
 					t.Errorf("wrap distance %d, want %d", r.WrapBytes, pair.real)
@@ -147,7 +147,7 @@ func TestProbeGenuine(t *testing.T) {
 		t.Run(sizeText(size), func(t *testing.T) {
 			d := newCardDev(t, lab.CardSpec{ClaimedBytes: size})
 			before := digest(t, d.c)
-			r := probe(t, d, ProbeOptions{})
+			r := probeCard(t, d, ProbeOptions{})
 			if r.Verdict != Genuine || r.UsableBytes != size || r.FirstBadByte != nil {
 				t.Fatalf("verdict %s usable %d first bad %v, want genuine", r.Verdict, r.UsableBytes, r.FirstBadByte)
 			}
@@ -168,7 +168,7 @@ func TestProbeCacheHides(t *testing.T) {
 				const claimed, real = 2 * gib, 200 * mib
 				d := newCardDev(t, lab.CardSpec{ClaimedBytes: claimed, RealBytes: real, Failure: kind, CacheBytes: cache})
 				before := digest(t, d.c)
-				r := probe(t, d, ProbeOptions{MaxFlushBytes: 128 * mib})
+				r := probeCard(t, d, ProbeOptions{MaxFlushBytes: 128 * mib})
 				want := FailureDropped
 				if kind == lab.FailWrap {
 					want = FailureWrap
@@ -186,7 +186,7 @@ func TestProbeCacheHides(t *testing.T) {
 // A genuine card with a cache is still genuine.
 func TestProbeGenuineWithCache(t *testing.T) {
 	d := newCardDev(t, lab.CardSpec{ClaimedBytes: 1 * gib, CacheBytes: 8 * mib})
-	r := probe(t, d, ProbeOptions{MaxFlushBytes: 64 * mib})
+	r := probeCard(t, d, ProbeOptions{MaxFlushBytes: 64 * mib})
 	if r.Verdict != Genuine {
 		t.Fatalf("verdict %s, want genuine", r.Verdict)
 	}
@@ -200,7 +200,7 @@ func TestProbeDamaged(t *testing.T) {
 			start := 300*mib + 20*kib
 			d := newCardDev(t, lab.CardSpec{ClaimedBytes: 1 * gib,
 				BadRegions: []lab.BadRegion{{OffsetBytes: start, LengthBytes: 24 * mib, Kind: kind}}})
-			r := probe(t, d, ProbeOptions{})
+			r := probeCard(t, d, ProbeOptions{})
 			if r.Verdict != Damaged || r.UsableBytes != r.ClaimedBytes {
 				t.Fatalf("verdict %s usable %d, want damaged with the whole size", r.Verdict, r.UsableBytes)
 			}
@@ -216,7 +216,7 @@ func TestProbeDamaged(t *testing.T) {
 
 func TestProbeDestructive(t *testing.T) {
 	d := newCardDev(t, lab.CardSpec{ClaimedBytes: 1 * gib, RealBytes: 300 * mib, Failure: lab.FailWrap})
-	r := probe(t, d, ProbeOptions{Destructive: true})
+	r := probeCard(t, d, ProbeOptions{Destructive: true})
 	checkFake(t, r, 300*mib, FailureWrap)
 	if r.Restore != nil {
 		t.Errorf("a destructive probe restored %+v", r.Restore)
@@ -242,7 +242,7 @@ func TestProbeInterrupted(t *testing.T) {
 		{ClaimedBytes: 256 * mib},
 	} {
 		d := newCardDev(t, spec)
-		ref := probe(t, d, ProbeOptions{})
+		ref := probeCard(t, d, ProbeOptions{})
 		total := d.ops.Load()
 		for i := 0; i < 8; i++ {
 			at := 1 + rand.Int64N(total)
@@ -274,7 +274,7 @@ func TestProbeInterrupted(t *testing.T) {
 func TestProbeDeviceDies(t *testing.T) {
 	spec := lab.CardSpec{ClaimedBytes: 1 * gib, RealBytes: 100 * mib, Failure: lab.FailDropZeros, Seed: 9}
 	ref := newCardDev(t, spec)
-	probe(t, ref, ProbeOptions{})
+	probeCard(t, ref, ProbeOptions{})
 	ios := ref.c.Counters().Reads + ref.c.Counters().Writes
 	d := newCardDev(t, spec)
 	d.c.BreakAfter(ios / 2) // half-way through
@@ -339,7 +339,7 @@ func TestRestoreJournalOtherDisk(t *testing.T) {
 // A disk whose first blocks cannot be read is damaged, and nothing is written to it.
 func TestProbeUnreadableStart(t *testing.T) {
 	d := newCardDev(t, lab.CardSpec{ClaimedBytes: 256 * mib, BadRegions: []lab.BadRegion{{OffsetBytes: 0, LengthBytes: 64 * kib, Kind: lab.BadIOError}}})
-	r := probe(t, d, ProbeOptions{})
+	r := probeCard(t, d, ProbeOptions{})
 	if r.Verdict != Damaged || r.Failure != FailureIOError || r.FirstBadByte == nil || *r.FirstBadByte != 0 {
 		t.Fatalf("result %+v", r)
 	}

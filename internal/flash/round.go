@@ -117,13 +117,12 @@ func (p *prober) writeRound(offs []int64, watchEnd int64) error {
 			continue // it failed once; hammering a failing block helps nobody
 		}
 		if p.j != nil && !p.j.has(off) {
-			b, err := p.io.read(off, int(p.block))
+			b, err := p.readBlock(s)
 			if err != nil {
-				if !isMediaError(err) {
-					return p.fatal(err)
-				}
-				s.bad, s.kind = true, FailureIOError
-				continue
+				return err
+			}
+			if b == nil {
+				continue // a media error marked it failed
 			}
 			stamped := p.alreadyStamped(s, b)
 			if err := p.j.add(off, b); err != nil {
@@ -148,10 +147,9 @@ func (p *prober) writeRound(offs []int64, watchEnd int64) error {
 		s.bad, s.kind, s.stale, s.seen = false, "", false, SectorGood
 		stampBlock(buf, s.off, p.nonce, p.gen)
 		if err := p.io.write(buf, s.off); err != nil {
-			if !isMediaError(err) {
-				return p.fatal(err)
+			if err := p.ioFailed(s, err); err != nil {
+				return err
 			}
-			s.bad, s.kind = true, FailureIOError
 			continue
 		}
 		s.written, s.gen = true, p.gen
@@ -163,6 +161,26 @@ func (p *prober) writeRound(offs []int64, watchEnd int64) error {
 		}
 	}
 	return p.readBack(offs, watchEnd)
+}
+
+// readBlock reads s's block. A media error marks s failed and returns nil and no error: the
+// probe goes on past a failing block; any other error ends it.
+func (p *prober) readBlock(s *sample) ([]byte, error) {
+	b, err := p.io.read(s.off, int(p.block))
+	if err != nil {
+		return nil, p.ioFailed(s, err)
+	}
+	return b, nil
+}
+
+// ioFailed marks s failed when err, from its I/O, is a media error, and returns nil: the
+// probe goes on. Any other error ends the probe, and is returned.
+func (p *prober) ioFailed(s *sample, err error) error {
+	if !isMediaError(err) {
+		return p.fatal(err)
+	}
+	s.bad, s.kind = true, FailureIOError
+	return nil
 }
 
 // alreadyStamped looks at what a block held before its first write: one of this run's
@@ -198,15 +216,13 @@ func (p *prober) readBack(offs []int64, watchEnd int64) error {
 		if s == nil || !s.written || (s.bad && s.kind == FailureIOError) {
 			continue
 		}
-		b, err := p.io.read(off, int(p.block))
+		b, err := p.readBlock(s)
 		if err != nil {
-			if !isMediaError(err) {
-				return p.fatal(err)
-			}
-			s.bad, s.kind = true, FailureIOError
-			continue
+			return err
 		}
-		p.judge(s, b)
+		if b != nil { // nil: a media error marked it failed
+			p.judge(s, b)
+		}
 	}
 	if watchEnd > 0 {
 		if err := p.scanWatch(watchEnd); err != nil {

@@ -61,22 +61,10 @@ func Send(ctx context.Context, cfg SendConfig) (*SendResult, error) {
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
 	defer stop()
 
-	conn.SetDeadline(time.Now().Add(cfg.DialTimeout))
-	if _, err := io.WriteString(conn, hello{token: cfg.Token, size: cfg.Size}.String()); err != nil {
-		return nil, fmt.Errorf("greeting the sink: %w", err)
-	}
 	br := bufio.NewReaderSize(conn, maxLineBytes)
-	answer, err := readLine(br)
-	if err != nil {
-		return nil, fmt.Errorf("the sink at %s did not answer: %w", cfg.Addr, err)
+	if err := greet(conn, br, cfg); err != nil {
+		return nil, err
 	}
-	if reason, refused := strings.CutPrefix(answer, "REFUSED "); refused {
-		return nil, fmt.Errorf("the sink refused the copy: %s", reason)
-	}
-	if answer != "OK" {
-		return nil, fmt.Errorf("the sink answered %q", answer)
-	}
-	conn.SetDeadline(time.Time{})
 
 	var sent atomic.Int64
 	start := time.Now()
@@ -124,6 +112,27 @@ func Send(ctx context.Context, cfg SendConfig) (*SendResult, error) {
 		return res, fmt.Errorf("sending to %s: %w", cfg.Addr, sendErr)
 	}
 	return res, nil
+}
+
+// greet presents the token and the size to the sink on conn, whose answers br reads, and
+// returns an error unless the sink accepts the copy within cfg.DialTimeout.
+func greet(conn net.Conn, br *bufio.Reader, cfg SendConfig) error {
+	conn.SetDeadline(time.Now().Add(cfg.DialTimeout))
+	if _, err := io.WriteString(conn, hello{token: cfg.Token, size: cfg.Size}.String()); err != nil {
+		return fmt.Errorf("greeting the sink: %w", err)
+	}
+	answer, err := readLine(br)
+	if err != nil {
+		return fmt.Errorf("the sink at %s did not answer: %w", cfg.Addr, err)
+	}
+	if reason, refused := strings.CutPrefix(answer, "REFUSED "); refused {
+		return fmt.Errorf("the sink refused the copy: %s", reason)
+	}
+	if answer != "OK" {
+		return fmt.Errorf("the sink answered %q", answer)
+	}
+	conn.SetDeadline(time.Time{})
+	return nil
 }
 
 type countingReader struct {

@@ -37,6 +37,19 @@ func microSDDrive(t *testing.T, name string) *lab.Drive {
 	return d
 }
 
+// unmountableDrive is an ext4 lab drive with s's size and limits whose unmount, after the test,
+// waits half a second: the kernel drops an io_uring ring's file references asynchronously after
+// the ring is closed, and an unmount in the next few milliseconds finds the filesystem busy
+// (seen here: busy at once, free 100 ms later, with no descriptor left open). The wait runs
+// before lab's cleanup, which unmounts.
+func unmountableDrive(t *testing.T, s lab.Spec) *lab.Drive {
+	lab.Require(t)
+	s.FS = "ext4"
+	d := lab.NewDrive(t, s)
+	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	return d
+}
+
 func within(got, want, tol float64) bool { return got >= want*(1-tol) && got <= want*(1+tol) }
 
 // leftovers lists iomark test files left in dir.
@@ -282,9 +295,7 @@ func sustainedOnly(maxBytes int64, maxDuration, steadyAfter time.Duration) profi
 // stops once the rate has settled instead of running to its size bound. The drive's
 // temperature (faked) climbs to 75 °C by the cliff, so heat is a suspect.
 func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
-	lab.Require(t)
-	d := lab.NewDrive(t, lab.Spec{Name: "profile-sus", SizeMB: 512, FS: "ext4", WriteMBps: 40})
-	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	d := unmountableDrive(t, lab.Spec{Name: "profile-sus", SizeMB: 512, WriteMBps: 40})
 	p := sustainedOnly(420*profile.MiB, 40*time.Second, 6*time.Second)
 
 	var mu sync.Mutex
@@ -356,9 +367,7 @@ func TestSustainedFindsAnEmulatedCliff(t *testing.T) {
 // serve the run's own I/O (see TestKill9LeavesNothing). Go ignores SIGXFSZ, so the write sees
 // EFBIG. The limit is set only around Run, after the drive is up, and restored after.
 func TestSustainedGoesOnPastAFileSizeLimit(t *testing.T) {
-	lab.Require(t)
-	d := lab.NewDrive(t, lab.Spec{Name: "sus-fsize", SizeMB: 512, FS: "ext4", WriteMBps: 40})
-	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	d := unmountableDrive(t, lab.Spec{Name: "sus-fsize", SizeMB: 512, WriteMBps: 40})
 	p := *profile.Sustained()
 	if err := p.SetSustainedBounds(420*profile.MiB, 60*time.Second); err != nil {
 		t.Fatal(err)
@@ -439,9 +448,7 @@ func TestSustainedGoesOnPastAFileSizeLimit(t *testing.T) {
 // TestErrorRemovesTheTestFile: a run that fails (here: an engine name the engine refuses)
 // returns the error with what was measured, and removes its test file.
 func TestErrorRemovesTheTestFile(t *testing.T) {
-	lab.Require(t)
-	d := lab.NewDrive(t, lab.Spec{Name: "profile-err", SizeMB: 256, FS: "ext4"})
-	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	d := unmountableDrive(t, lab.Spec{Name: "profile-err", SizeMB: 256})
 	out, err := Run(context.Background(), *profile.Quick(), Env{Target: d.Mnt, Engine: "bogus"})
 	if err == nil || !strings.Contains(err.Error(), "seq-read-1m") || !strings.Contains(err.Error(), "unknown engine") {
 		t.Errorf("err = %v, want the first test's engine error", err)

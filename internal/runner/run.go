@@ -435,149 +435,194 @@ func (r *runner) prepareRegion(ctx context.Context, t profile.Test, allowance in
 // summarises the runs as one record.Test (nil when nothing was measured).
 func (r *runner) runRepeated(ctx context.Context, i int, t profile.Test, allowance int64) (*record.Test, error) {
 	budget := profile.TestBudget(t, r.p.MaxDuration, time.Since(r.start), profile.BudgetsFrom(r.p.Tests[i:]))
-	rule := stats.StopRule{TargetCI95Pct: profile.TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: budget}
 	testStart := time.Now()
 	region, rb, testWritten, err := r.prepareRegion(ctx, t, allowance)
 	if err != nil {
 		return nil, err
 	}
-	var lastWritten int64 // by the last run, its ramp included: the next one's likely bytes
-	runEvent := func(phase string, run int) func(engine.Progress) {
-		return func(pr engine.Progress) {
-			r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: phase, Run: run,
-				Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS,
-				ETA: max(budget-time.Since(testStart), 0) + r.budgetLeft(i+1)})
-		}
-	}
-	one := func(phase string, run int, runTime, ramp time.Duration) (*engine.Result, error) {
-		if t.DropCache {
-			target := r.target
-			if dev := r.deviceFor(t); dev != "" {
-				target = dev
-			}
-			if err := engine.DropCache(target); err != nil {
-				r.logf("%s: %v", t.Name, err)
-			}
-		}
-		res, err := engine.Run(ctx, r.spec(t, region, rb, runTime, ramp, runEvent(phase, run)))
-		if res != nil {
-			r.rec.BytesWritten += res.BytesWritten
-			testWritten += res.BytesWritten
-			lastWritten = res.BytesWritten
-		}
-		return res, err
-	}
-
-	writeRate := r.layoutMBPerS() * 1e6 // bytes/s, to plan the runs and bound the ramp of write tests
-	// The test's own timeline, from its first I/O: the warm-up's series and each run's, to
-	// find a burst at its head once the sustained rate is known.
-	warmStart := time.Now()
-	var timeline []stats.Sample
-	var warmIOS float64 // seconds of I/O the warm-up ran
-	addSeries := func(res *engine.Result, start time.Time) {
-		off := start.Sub(warmStart).Seconds() + res.RampS
-		for _, pt := range res.Series {
-			v := pt.MBPerS
-			if t.Primary == profile.PrimaryIOPS {
-				v = pt.IOPS
-			}
-			timeline = append(timeline, stats.Sample{EndS: off + pt.TS, Value: v})
-		}
-	}
+	x := &repeated{r: r, ctx: ctx, i: i, t: t, allowance: allowance, budget: budget, testStart: testStart,
+		region: region, rb: rb, testWritten: testWritten,
+		writeRate: r.layoutMBPerS() * 1e6, warmStart: time.Now()}
 	if t.WarmUp > 0 && t.MaxRuns > 1 {
-		res, err := one("warm-up", 0, min(t.WarmUp, budget), 0)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Name, err)
-		}
-		if res.Interrupted {
-			return nil, ctx.Err()
-		}
-		addSeries(res, warmStart)
-		warmIOS = res.DurationS
-		if res.DurationS > 0 && res.Bytes > 0 {
-			writeRate = float64(res.Bytes) / res.DurationS
+		if stop, err := x.warmUp(); stop {
+			return nil, err
 		}
 	}
-	// A direct write test is planned again at the rate it really writes at, after the warm-up
-	// and after each run, so its runs share what is left of its allowance (a buffered test
-	// keeps the bound its file was grown for: its rates are the page cache's).
-	replan := t.Writes() && allowance >= 0 && !t.Buffered
-	if replan {
-		rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: writeRate,
-			Allowance: max(allowance-testWritten, 0)})
-	}
-	ramp := profile.RampFor(t, rb, writeRate)
-	var results []*engine.Result
-	var values []float64
-	var runErr error
-	var lastRun time.Duration
-	drop := 0 // leading runs still inside a burst: part of the warm-up, not of the figure
-	for {
-		runStart := time.Now()
-		res, err := one("measure", len(results)+1, t.RunTime, ramp)
-		if err != nil {
-			runErr = fmt.Errorf("%s: %w", t.Name, err)
-			break
-		}
-		if res.Interrupted {
-			// A cut-short run is kept only when it is all there is.
-			if len(results) == 0 && res.IOs > 0 {
-				results, values = append(results, res), append(values, primary(t, res))
-			}
-			runErr = ctx.Err()
-			break
-		}
-		results, values = append(results, res), append(values, primary(t, res))
-		addSeries(res, runStart)
-		lastRun = time.Since(runStart)
-		drop = stats.LeadingFastRuns(values)
-		if done, _ := rule.Done(values[drop:], time.Since(testStart), lastRun); done {
-			break
-		}
-		// The next run's most bytes: a replanned run's bound and its ramp's (the engine holds
-		// it to them); a buffered run writes what it wrote last time, its bound.
-		next := lastWritten
-		if replan && res.DurationS > 0 && res.Bytes > 0 {
-			writeRate = float64(res.Bytes) / res.DurationS
-			rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: writeRate,
-				Allowance: max(allowance-testWritten, 0), RunsDone: len(results)})
-			ramp = profile.RampFor(t, rb, writeRate)
-			next = rb
-			if ramp > 0 {
-				next += profile.RampBytesFor(t, rb)
-			}
-		}
-		if t.Writes() && allowance >= 0 && testWritten+next > allowance {
-			r.logf("%s: stopping after %s to stay inside the profile's write budget (%s of its %s written)", t.Name, plural(len(results), "run"), fmtBytes(testWritten), fmtBytes(allowance))
-			break
-		}
-	}
+	results, values, drop, runErr := x.measure()
 	if len(results) == 0 {
 		return nil, runErr
 	}
 	if drop >= len(results) {
 		drop = 0
 	}
+	rt := x.summarise(results, values, drop)
+	if runErr == nil {
+		r.warnFewRuns(t, rt, budget)
+	}
+	return rt, runErr
+}
+
+// repeated is one test's state while runRepeated runs it: its region, what it has written,
+// the rate it writes at and its timeline.
+type repeated struct {
+	r         *runner
+	ctx       context.Context
+	i         int
+	t         profile.Test
+	allowance int64
+	budget    time.Duration
+	testStart time.Time
+	region    int64
+	rb        int64 // the next run's bytes
+	// testWritten is what the test has written so far; lastWritten what its last run did,
+	// its ramp included: the next one's likely bytes.
+	testWritten, lastWritten int64
+	writeRate                float64 // bytes/s, to plan the runs and bound the ramp of write tests
+	// The test's own timeline, from its first I/O: the warm-up's series and each run's, to
+	// find a burst at its head once the sustained rate is known.
+	warmStart time.Time
+	timeline  []stats.Sample
+	warmIOS   float64 // seconds of I/O the warm-up ran
+}
+
+// progress reports a run's progress as phase, run.
+func (x *repeated) progress(phase string, run int) func(engine.Progress) {
+	r, t := x.r, x.t
+	return func(pr engine.Progress) {
+		r.emit(Event{Test: t.Name, Label: t.Label, Index: x.i + 1, Total: len(r.p.Tests), Phase: phase, Run: run,
+			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS,
+			ETA: max(x.budget-time.Since(x.testStart), 0) + r.budgetLeft(x.i+1)})
+	}
+}
+
+// one runs the test once, after dropping the cache where the test asks it, and counts what
+// the run wrote.
+func (x *repeated) one(phase string, run int, runTime, ramp time.Duration) (*engine.Result, error) {
+	r, t := x.r, x.t
+	if t.DropCache {
+		target := r.target
+		if dev := r.deviceFor(t); dev != "" {
+			target = dev
+		}
+		if err := engine.DropCache(target); err != nil {
+			r.logf("%s: %v", t.Name, err)
+		}
+	}
+	res, err := engine.Run(x.ctx, r.spec(t, x.region, x.rb, runTime, ramp, x.progress(phase, run)))
+	if res != nil {
+		r.rec.BytesWritten += res.BytesWritten
+		x.testWritten += res.BytesWritten
+		x.lastWritten = res.BytesWritten
+	}
+	return res, err
+}
+
+// addSeries adds a run's series, started at start, to the timeline.
+func (x *repeated) addSeries(res *engine.Result, start time.Time) {
+	off := start.Sub(x.warmStart).Seconds() + res.RampS
+	for _, pt := range res.Series {
+		v := pt.MBPerS
+		if x.t.Primary == profile.PrimaryIOPS {
+			v = pt.IOPS
+		}
+		x.timeline = append(x.timeline, stats.Sample{EndS: off + pt.TS, Value: v})
+	}
+}
+
+// warmUp runs the discarded warm-up and takes its write rate; stop says the test ends there,
+// with the error.
+func (x *repeated) warmUp() (stop bool, err error) {
+	res, err := x.one("warm-up", 0, min(x.t.WarmUp, x.budget), 0)
+	if err != nil {
+		return true, fmt.Errorf("%s: %w", x.t.Name, err)
+	}
+	if res.Interrupted {
+		return true, x.ctx.Err()
+	}
+	x.addSeries(res, x.warmStart)
+	x.warmIOS = res.DurationS
+	if res.DurationS > 0 && res.Bytes > 0 {
+		x.writeRate = float64(res.Bytes) / res.DurationS
+	}
+	return false, nil
+}
+
+// measure runs the test until the stop rule is met, the budget or the write allowance is
+// spent, or a run fails; drop is how many leading runs were still inside a burst (part of
+// the warm-up, not of the figure).
+func (x *repeated) measure() (results []*engine.Result, values []float64, drop int, runErr error) {
+	r, t, allowance := x.r, x.t, x.allowance
+	rule := stats.StopRule{TargetCI95Pct: profile.TargetCI95Pct, MinRuns: t.MinRuns, MaxRuns: t.MaxRuns, Budget: x.budget}
+	// A direct write test is planned again at the rate it really writes at, after the warm-up
+	// and after each run, so its runs share what is left of its allowance (a buffered test
+	// keeps the bound its file was grown for: its rates are the page cache's).
+	replan := t.Writes() && allowance >= 0 && !t.Buffered
+	if replan {
+		x.rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: x.writeRate,
+			Allowance: max(allowance-x.testWritten, 0)})
+	}
+	ramp := profile.RampFor(t, x.rb, x.writeRate)
+	for {
+		runStart := time.Now()
+		res, err := x.one("measure", len(results)+1, t.RunTime, ramp)
+		if err != nil {
+			return results, values, drop, fmt.Errorf("%s: %w", t.Name, err)
+		}
+		if res.Interrupted {
+			// A cut-short run is kept only when it is all there is.
+			if len(results) == 0 && res.IOs > 0 {
+				results, values = append(results, res), append(values, primary(t, res))
+			}
+			return results, values, drop, x.ctx.Err()
+		}
+		results, values = append(results, res), append(values, primary(t, res))
+		x.addSeries(res, runStart)
+		lastRun := time.Since(runStart)
+		drop = stats.LeadingFastRuns(values)
+		if done, _ := rule.Done(values[drop:], time.Since(x.testStart), lastRun); done {
+			return results, values, drop, nil
+		}
+		// The next run's most bytes: a replanned run's bound and its ramp's (the engine holds
+		// it to them); a buffered run writes what it wrote last time, its bound.
+		next := x.lastWritten
+		if replan && res.DurationS > 0 && res.Bytes > 0 {
+			x.writeRate = float64(res.Bytes) / res.DurationS
+			x.rb = profile.RunBytes(t, profile.RunState{LayoutMBPerS: r.layoutMBPerS(), WriteRate: x.writeRate,
+				Allowance: max(allowance-x.testWritten, 0), RunsDone: len(results)})
+			ramp = profile.RampFor(t, x.rb, x.writeRate)
+			next = x.rb
+			if ramp > 0 {
+				next += profile.RampBytesFor(t, x.rb)
+			}
+		}
+		if t.Writes() && allowance >= 0 && x.testWritten+next > allowance {
+			r.logf("%s: stopping after %s to stay inside the profile's write budget (%s of its %s written)", t.Name, plural(len(results), "run"), fmtBytes(x.testWritten), fmtBytes(allowance))
+			return results, values, drop, nil
+		}
+	}
+}
+
+// summarise is the test's record from the runs after the first drop: their figures, the
+// warm-up they followed and the burst at the test's head.
+func (x *repeated) summarise(results []*engine.Result, values []float64, drop int) *record.Test {
+	r, t := x.r, x.t
 	rt := r.summarise(t, results[drop:], values[drop:])
 	if t.WarmUp > 0 && t.MaxRuns > 1 || drop > 0 {
 		// The I/O before the first kept run: the warm-up's, and that of the runs still in a
 		// burst (their ramps included), as fio's ramp_time would run it.
-		w := warmIOS
+		w := x.warmIOS
 		for _, res := range results[:drop] {
 			w += res.RampS + res.DurationS
 		}
 		rt.WarmUpS = math.Round(w*1000) / 1000
 	}
-	if b, ok := stats.FindBurst(timeline, primary(t, results[drop+medianIndex(values[drop:])])); ok {
+	if b, ok := stats.FindBurst(x.timeline, primary(t, results[drop+medianIndex(values[drop:])])); ok {
 		rt.Burst = &record.Burst{S: math.Round(b.S*1000) / 1000, X: math.Round(b.X*100) / 100}
 		if drop > 0 {
 			r.logf("%s: the first %s ran faster than the rest (a burst of %.1f s at %.1f× the sustained rate): counted as warm-up", t.Name, plural(drop, "run"), b.S, b.X)
 		}
 	}
-	if runErr == nil {
-		r.warnFewRuns(t, rt, budget)
-	}
-	return rt, runErr
+	return rt
 }
 
 // primary is the figure of a run that its test is about.

@@ -355,9 +355,7 @@ func profileTest(p *profile.Profile, name string) profile.Test {
 // (one I/O every 0.2 s: per-second samples read 4.2 or 5.2 MB/s), and the write stops once
 // that rate has held, well before its byte bound, with the settled rate within ±5%.
 func TestSustainedSettlesAtASlowRate(t *testing.T) {
-	lab.Require(t)
-	d := lab.NewDrive(t, lab.Spec{Name: "sus-slow", SizeMB: 1024, FS: "ext4", WriteMBps: 40})
-	t.Cleanup(func() { time.Sleep(500 * time.Millisecond) })
+	d := unmountableDrive(t, lab.Spec{Name: "sus-slow", SizeMB: 1024, WriteMBps: 40})
 	// The bound is 780 MiB: at 5 MB/s after 200 MB it would take two more minutes to reach.
 	p := sustainedOnly(780*profile.MiB, 4*time.Minute, 15*time.Second)
 

@@ -43,39 +43,11 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var live []stats.Interval
-	steadyStop, settledMBPerS := false, 0.0
-	var rates []float64
-	var ends []int64 // bytes written by the end of each sample
-	spec := r.spec(t, region, region, dur, 0, func(pr engine.Progress) {
-		live = append(live, stats.Interval{EndS: pr.Elapsed.Seconds(), MBPerS: pr.MBPerS, IOPS: pr.IOPS})
-		rates, ends = append(rates, pr.MBPerS), append(ends, pr.DoneBytes)
-		ls := &LiveSustained{Bytes: pr.DoneBytes, BoundBytes: region}
-		if c := stats.FindCliff(rates); c.Found && c.Index > 0 {
-			ls.Cliff, ls.CliffAtS, ls.CliffAtBytes = true, live[c.Index-1].EndS, ends[c.Index-1]
-			ls.BeforeMBPerS, ls.AfterMBPerS = c.Before, c.After
-		}
-		ls.DriveTempC, ls.SoCTempC = r.latestTemps(t.Name)
-		r.emit(Event{Test: t.Name, Label: t.Label, Index: i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
-			Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(i+1), Sustained: ls})
-		if m, ok := stats.SettledRate(live, ss.SteadyAfterCliff.Seconds()); ok && !steadyStop {
-			steadyStop, settledMBPerS = true, m
-			cancel()
-		}
-	})
+	w := &sustainedWatch{r: r, i: i, t: t, region: region, stop: cancel}
+	spec := r.spec(t, region, region, dur, 0, w.progress)
 	spec.SeriesInterval = time.Second
 	if split {
-		spec.NextFile = func() (string, error) {
-			f, err := engine.NewPartFile(r.file.Dir)
-			if err != nil {
-				return "", err
-			}
-			parts = append(parts, f)
-			if len(parts) == 1 {
-				r.logf("%s: the filesystem holds no larger file; going on in a new file, as a copy of a large file must", t.Name)
-			}
-			return f.Path, nil
-		}
+		spec.NextFile = r.nextPart(t, &parts)
 	}
 	res, err := engine.Run(cctx, spec)
 	if res != nil {
@@ -93,15 +65,15 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 	}
 	rt := r.testRecord(t, res)
 	rt.Sustained = sustained(res, ss)
-	if steadyStop && !rt.Sustained.SteadyState {
+	if w.steady && !rt.Sustained.SteadyState {
 		// The write stopped because the rate had settled; the analysis of the final series
 		// rounds it differently (see stats.SettledRate), and the record says what stopped it.
-		rt.Sustained.SteadyState, rt.Sustained.SteadyMBPerS = true, settledMBPerS
+		rt.Sustained.SteadyState, rt.Sustained.SteadyMBPerS = true, w.settledMBPerS
 	}
 	s := rt.Sustained
 	s.FileSizeLimitBytes, s.Files = res.FileSizeLimitBytes, res.Files
 	switch {
-	case steadyStop:
+	case w.steady:
 		s.StopReason = "settled"
 	case runErr != nil || res.Interrupted:
 		s.StopReason = "interrupted"
@@ -116,10 +88,60 @@ func (r *runner) runSustained(ctx context.Context, i int, t profile.Test) (*reco
 		s.StopReason = "time"
 	}
 	headline(rt)
-	if steadyStop {
+	if w.steady {
 		r.logf("%s: the rate settled after the cliff; stopped after %s", t.Name, fmtBytes(res.Bytes))
 	}
 	return rt, runErr
+}
+
+// sustainedWatch follows a sustained write's progress and reports it: the series so far, the
+// cliff in it, and the rate after the cliff, which once settled stops the write.
+type sustainedWatch struct {
+	r      *runner
+	i      int // the test's index in the profile
+	t      profile.Test
+	region int64
+	stop   context.CancelFunc
+	live   []stats.Interval
+	rates  []float64
+	ends   []int64 // bytes written by the end of each sample
+	// steady says the write was stopped because the rate had settled, at settledMBPerS.
+	steady        bool
+	settledMBPerS float64
+}
+
+func (w *sustainedWatch) progress(pr engine.Progress) {
+	r, t := w.r, w.t
+	w.live = append(w.live, stats.Interval{EndS: pr.Elapsed.Seconds(), MBPerS: pr.MBPerS, IOPS: pr.IOPS})
+	w.rates, w.ends = append(w.rates, pr.MBPerS), append(w.ends, pr.DoneBytes)
+	ls := &LiveSustained{Bytes: pr.DoneBytes, BoundBytes: w.region}
+	if c := stats.FindCliff(w.rates); c.Found && c.Index > 0 {
+		ls.Cliff, ls.CliffAtS, ls.CliffAtBytes = true, w.live[c.Index-1].EndS, w.ends[c.Index-1]
+		ls.BeforeMBPerS, ls.AfterMBPerS = c.Before, c.After
+	}
+	ls.DriveTempC, ls.SoCTempC = r.latestTemps(t.Name)
+	r.emit(Event{Test: t.Name, Label: t.Label, Index: w.i + 1, Total: len(r.p.Tests), Phase: "measure", Run: 1,
+		Elapsed: time.Since(r.start), IOPS: pr.IOPS, MBPerS: pr.MBPerS, ETA: pr.Remaining + r.budgetLeft(w.i+1), Sustained: ls})
+	if m, ok := stats.SettledRate(w.live, t.Sustained.SteadyAfterCliff.Seconds()); ok && !w.steady {
+		w.steady, w.settledMBPerS = true, m
+		w.stop()
+	}
+}
+
+// nextPart makes each next file of a write split across files, as a copy of a large file goes
+// on past the filesystem's largest file; parts keeps them for removal.
+func (r *runner) nextPart(t profile.Test, parts *[]*engine.TestFile) func() (string, error) {
+	return func() (string, error) {
+		f, err := engine.NewPartFile(r.file.Dir)
+		if err != nil {
+			return "", err
+		}
+		*parts = append(*parts, f)
+		if len(*parts) == 1 {
+			r.logf("%s: the filesystem holds no larger file; going on in a new file, as a copy of a large file must", t.Name)
+		}
+		return f.Path, nil
+	}
 }
 
 // minSustainedBytes is the least a sustained write must have room for to say anything.

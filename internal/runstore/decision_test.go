@@ -2,7 +2,6 @@ package runstore
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/iomark/iomark/internal/compare"
@@ -13,11 +12,7 @@ import (
 // next Redecide, and only once.
 func TestRedecide(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	old := sampleRun(t)
 	row, tests, err := Row(old, store.SourceSubmitted)
 	if err != nil {

@@ -2,7 +2,6 @@ package runstore
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,11 +11,7 @@ import (
 
 func TestFindByIDShortIDAndLatest(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	if _, err := Load(ctx, st, ""); err == nil || !strings.Contains(err.Error(), "no runs saved yet") {
 		t.Errorf("latest of an empty database: %v", err)
 	}

@@ -11,6 +11,17 @@ import (
 	"github.com/iomark/iomark/internal/store"
 )
 
+// openStore opens a SQLite store in t's temporary directory, closed when t ends.
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // sampleRun is a quick run of a microSD card: placeholder figures for a mapping test, not a
 // measurement.
 func sampleRun(t *testing.T) *record.Run {

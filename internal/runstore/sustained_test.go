@@ -2,7 +2,6 @@ package runstore
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,11 +14,7 @@ import (
 // sustained write are passed over.
 func TestLatestSustained(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	at := func(r *record.Run, id string, h int) *record.Run {
 		r.ID = "0198a7c2-0000-7000-8000-00000000" + id
 		r.CreatedAt = r.CreatedAt.Add(time.Duration(h) * time.Hour)

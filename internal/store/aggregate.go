@@ -171,10 +171,6 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 			return nil, fmt.Errorf("store: listing runs: %w: %d runs match; sorting by %s is offered for at most %d, so narrow the search or sort by date", ErrInvalid, n, sort, MaxSortedRuns)
 		}
 	}
-	dir := " ASC"
-	if desc {
-		dir = " DESC"
-	}
 	from, index := `runs`, ""
 	if sort == "date" && strings.TrimSpace(f.Text) != "" {
 		var keys []string
@@ -200,18 +196,7 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	if f.WithRecord {
 		cols += ", record"
 	}
-	// col comes from RunSorts, never from the caller. By date the order is exactly that of the
-	// runs_created index (either direction), so the database can walk it and stop at the page;
-	// only the score can be NULL, and only it needs the NULLs-last term.
-	var order string
-	switch {
-	case sort == "date":
-		order = `created_at_us` + dir + `, id` + dir
-	case nullableSorts[sort]:
-		order = `CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
-	default:
-		order = col + dir + `, created_at_us DESC, id DESC`
-	}
+	order := runOrder(sort, col, desc)
 	if s.dialect == postgresDialect && (index == "runs_created" || index == "runs_board") && usesNameSubquery(where) {
 		return s.walkPostgres(ctx, cols, where, args, order, limit, f)
 	}
@@ -231,21 +216,29 @@ func (s *Store) SortedRuns(ctx context.Context, f Filter, sort string, desc bool
 	return s.listRuns(ctx, q, args, f.WithRecord)
 }
 
+// runOrder is the ORDER BY of SortedRuns by sort, whose column is col. col comes from RunSorts,
+// never from the caller. By date the order is exactly that of the runs_created index (either
+// direction), so the database can walk it and stop at the page; only the values a run may
+// lack need the NULLs-last term.
+func runOrder(sort, col string, desc bool) string {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	switch {
+	case sort == "date":
+		return `created_at_us` + dir + `, id` + dir
+	case nullableSorts[sort]:
+		return `CASE WHEN ` + col + ` IS NULL THEN 1 ELSE 0 END, ` + col + dir + `, created_at_us DESC, id DESC`
+	default:
+		return col + dir + `, created_at_us DESC, id DESC`
+	}
+}
+
 func (s *Store) listRuns(ctx context.Context, q string, args []any, withRecord bool) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, s.wrapErr("listing runs in", err)
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		run, err := scanRun(rows, withRecord)
-		if err != nil {
-			return nil, s.wrapErr("listing runs in", err)
-		}
-		out = append(out, run)
-	}
-	return out, s.wrapErr("listing runs in", rows.Err())
+	return queryAll(ctx, s, s.db, "listing runs in", q, args, func(rows *sql.Rows) (Run, error) {
+		return scanRun(rows, withRecord)
+	})
 }
 
 // listedOnly adds "listed = 1" (of the runs table, named by prefix) to a WHERE clause of runs.
@@ -323,22 +316,20 @@ FROM runs r JOIN tests t ON t.run_id = r.id`
 	q += ` WHERE ` + strings.Join(conds, " AND ")
 	args = append(args, limit)
 	q += fmt.Sprintf(` ORDER BY r.created_at_us DESC, r.id DESC, t.seq LIMIT $%d`, len(args))
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return s.wrapErr("reading figures from", err)
-	}
-	defer rows.Close()
 	var fg Figure
-	for rows.Next() {
+	var stop error // fn's own, returned as it is
+	err = s.queryRows(ctx, s.db, "reading figures from", q, args, func(rows *sql.Rows) error {
 		if err := rows.Scan(&fg.RunID, &fg.DeviceKey, &fg.DeviceClass, &fg.Vendor, &fg.Model, &fg.Board,
 			&fg.LinkBus, &fg.LinkSpeedMbps, &fg.Source, &fg.Test, &fg.IOPS, &fg.MBPerS); err != nil {
-			return s.wrapErr("reading figures from", err)
-		}
-		if err := fn(&fg); err != nil {
 			return err
 		}
+		stop = fn(&fg)
+		return stop
+	})
+	if stop != nil {
+		return stop
 	}
-	return s.wrapErr("reading figures from", rows.Err())
+	return err
 }
 
 // Group is a value of a column and how many runs have it.
@@ -356,21 +347,11 @@ func (s *Store) Boards(ctx context.Context, limit int) ([]Group, error) {
 	if limit <= 0 || limit > MaxLimit {
 		limit = DefaultLimit
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT board, SUM(runs) AS n FROM run_counts WHERE board <> ''
-GROUP BY board ORDER BY n DESC, board LIMIT $1`, limit)
-	if err != nil {
-		return nil, s.wrapErr("grouping runs by board in", err)
-	}
-	defer rows.Close()
-	var out []Group
-	for rows.Next() {
-		var g Group
-		if err := rows.Scan(&g.Key, &g.Runs); err != nil {
-			return nil, s.wrapErr("grouping runs by board in", err)
-		}
-		out = append(out, g)
-	}
-	return out, s.wrapErr("grouping runs by board in", rows.Err())
+	return queryAll(ctx, s, s.db, "grouping runs by board in", `SELECT board, SUM(runs) AS n FROM run_counts WHERE board <> ''
+GROUP BY board ORDER BY n DESC, board LIMIT $1`, []any{limit}, func(rows *sql.Rows) (g Group, err error) {
+		err = rows.Scan(&g.Key, &g.Runs)
+		return g, err
+	})
 }
 
 // Drives returns the drives (device keys) of the runs f selects, the most runs first (ties by
@@ -394,20 +375,13 @@ func (s *Store) Drives(ctx context.Context, f Filter, narrow ...Narrow) ([]Group
 	}
 	args = append(args, limit, f.Offset)
 	q += fmt.Sprintf(` GROUP BY device_key ORDER BY n DESC, device_key LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, s.wrapErr("grouping runs by drive in", err)
-	}
-	defer rows.Close()
-	var out []Group
-	for rows.Next() {
-		var g Group
-		if err := rows.Scan(&g.Key, &g.DeviceClass, &g.Vendor, &g.Model, &g.Runs); err != nil {
-			return nil, s.wrapErr("grouping runs by drive in", err)
-		}
-		out = append(out, g)
-	}
-	return out, s.wrapErr("grouping runs by drive in", rows.Err())
+	return queryAll(ctx, s, s.db, "grouping runs by drive in", q, args, scanDrive)
+}
+
+// scanDrive scans a drive's row of run_counts: its key, class, vendor, model and runs.
+func scanDrive(rows *sql.Rows) (g Group, err error) {
+	err = rows.Scan(&g.Key, &g.DeviceClass, &g.Vendor, &g.Model, &g.Runs)
+	return g, err
 }
 
 // Summary is what a search shows besides its page of runs: how many runs match and the drives
@@ -450,23 +424,19 @@ func (s *Store) Summarize(ctx context.Context, f Filter, narrow ...Narrow) (Summ
 	if where != "" {
 		q += ` WHERE ` + where
 	}
-	rows, err := s.db.QueryContext(ctx, q+` GROUP BY device_key`, args...)
-	if err != nil {
-		return Summary{}, s.wrapErr("summarizing runs in", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var g Group
-		if err := rows.Scan(&g.Key, &g.DeviceClass, &g.Vendor, &g.Model, &g.Runs); err != nil {
-			return Summary{}, s.wrapErr("summarizing runs in", err)
+	err = s.queryRows(ctx, s.db, "summarizing runs in", q+` GROUP BY device_key`, args, func(rows *sql.Rows) error {
+		g, err := scanDrive(rows)
+		if err != nil {
+			return err
 		}
 		sm.Runs += g.Runs
 		if g.Key != "" {
 			sm.Drives = append(sm.Drives, g)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return Summary{}, s.wrapErr("summarizing runs in", err)
+		return nil
+	})
+	if err != nil {
+		return Summary{}, err
 	}
 	slices.SortFunc(sm.Drives, func(a, b Group) int {
 		return cmp.Or(cmp.Compare(b.Runs, a.Runs), cmp.Compare(a.Key, b.Key))

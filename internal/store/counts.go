@@ -50,33 +50,14 @@ func (s *Store) nameIDs(ctx context.Context, tx *sql.Tx, texts []string) (map[st
 	slices.Sort(texts)
 	texts = slices.Compact(texts)
 	ids := make(map[string]int64, len(texts))
-	var (
-		rows *sql.Rows
-		err  error
-	)
-	if s.dialect == postgresDialect {
-		rows, err = tx.QueryContext(ctx, `SELECT id, search_text FROM search_names WHERE search_text = ANY($1)`, texts)
-	} else {
+	q, arg := `SELECT search_text, id FROM search_names WHERE search_text = ANY($1)`, any(texts)
+	if s.dialect != postgresDialect {
 		list, _ := json.Marshal(texts) // strings always marshal
-		rows, err = tx.QueryContext(ctx, `SELECT id, search_text FROM search_names
-WHERE search_text IN (SELECT value FROM json_each($1))`, string(list))
+		q, arg = `SELECT search_text, id FROM search_names
+WHERE search_text IN (SELECT value FROM json_each($1))`, string(list)
 	}
-	if err != nil {
-		return nil, s.wrapErr("reading search names in", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			id   int64
-			text string
-		)
-		if err := rows.Scan(&id, &text); err != nil {
-			return nil, s.wrapErr("reading search names in", err)
-		}
-		ids[text] = id
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrapErr("reading search names in", err)
+	if err := queryMap(ctx, s, tx, "reading search names in", q, []any{arg}, ids); err != nil {
+		return nil, err
 	}
 	for _, text := range texts {
 		if _, ok := ids[text]; ok {

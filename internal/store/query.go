@@ -28,25 +28,17 @@ func (s *Store) GetRun(ctx context.Context, id string) (Run, []Test, error) {
 	if err != nil {
 		return Run{}, nil, s.wrapErr("reading run "+id+" from", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT name, op, bs_bytes, qd, jobs, iops, mb_per_s,
-    lat_p50_us, lat_p99_us, lat_max_us, ci95_pct FROM tests WHERE run_id = $1 ORDER BY seq`, id)
-	if err != nil {
-		return Run{}, nil, s.wrapErr("reading the tests of run "+id+" from", err)
-	}
-	defer rows.Close()
-	var tests []Test
-	for rows.Next() {
+	tests, err := queryAll(ctx, s, s.db, "reading the tests of run "+id+" from", `SELECT name, op, bs_bytes, qd, jobs, iops, mb_per_s,
+    lat_p50_us, lat_p99_us, lat_max_us, ci95_pct FROM tests WHERE run_id = $1 ORDER BY seq`, []any{id}, func(rows *sql.Rows) (Test, error) {
 		t := Test{RunID: id}
 		var ci sql.NullFloat64
-		if err := rows.Scan(&t.Name, &t.Op, &t.BS, &t.QD, &t.Jobs, &t.IOPS, &t.MBPerS,
-			&t.LatP50US, &t.LatP99US, &t.LatMaxUS, &ci); err != nil {
-			return Run{}, nil, s.wrapErr("reading the tests of run "+id+" from", err)
-		}
+		err := rows.Scan(&t.Name, &t.Op, &t.BS, &t.QD, &t.Jobs, &t.IOPS, &t.MBPerS,
+			&t.LatP50US, &t.LatP99US, &t.LatMaxUS, &ci)
 		t.CI95Pct = floatPtr(ci)
-		tests = append(tests, t)
-	}
-	if err := rows.Err(); err != nil {
-		return Run{}, nil, s.wrapErr("reading the tests of run "+id+" from", err)
+		return t, err
+	})
+	if err != nil {
+		return Run{}, nil, err
 	}
 	return run, tests, nil
 }

@@ -83,22 +83,12 @@ func (s *Store) RankRows(ctx context.Context, family string) ([]RankRow, error) 
 // FamilyCounts returns how many listed, ranked runs each board family has (families without
 // one are absent): a leaderboard's family tabs, without reading the runs.
 func (s *Store) FamilyCounts(ctx context.Context) (map[string]int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT k.family, COUNT(*) FROM run_rank k JOIN runs r ON r.id = k.run_id
-WHERE k.ranked = 1 AND r.listed = 1 GROUP BY k.family`)
-	if err != nil {
-		return nil, s.wrapErr("counting ranked results in", err)
-	}
-	defer rows.Close()
 	out := map[string]int{}
-	for rows.Next() {
-		var fam string
-		var n int
-		if err := rows.Scan(&fam, &n); err != nil {
-			return nil, s.wrapErr("counting ranked results in", err)
-		}
-		out[fam] = n
+	if err := queryMap(ctx, s, s.db, "counting ranked results in", `SELECT k.family, COUNT(*) FROM run_rank k JOIN runs r ON r.id = k.run_id
+WHERE k.ranked = 1 AND r.listed = 1 GROUP BY k.family`, nil, out); err != nil {
+		return nil, err
 	}
-	return out, s.wrapErr("counting ranked results in", rows.Err())
+	return out, nil
 }
 
 // PopulationRows returns the decisions of every listed, ranked run of one board family, device
@@ -117,25 +107,17 @@ func (s *Store) ModelRows(ctx context.Context, modelKey string, limit int) ([]Ra
 
 // rankRows reads runs with their decisions; tail is the query's WHERE clause and order.
 func (s *Store) rankRows(ctx context.Context, what, tail string, args ...any) ([]RankRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.source, r.device_key, `+decisionColumns+`
-FROM run_rank k JOIN runs r ON r.id = k.run_id `+tail, args...)
-	if err != nil {
-		return nil, s.wrapErr(what, err)
-	}
-	defer rows.Close()
-	var out []RankRow
-	for rows.Next() {
-		var rr RankRow
+	return queryAll(ctx, s, s.db, what, `SELECT r.id, r.source, r.device_key, `+decisionColumns+`
+FROM run_rank k JOIN runs r ON r.id = k.run_id `+tail, args, func(rows *sql.Rows) (rr RankRow, err error) {
 		dest := []any{&rr.RunID, &rr.Source, &rr.DeviceKey}
 		d, done := scanDecisionInto(&dest)
 		if err := rows.Scan(dest...); err != nil {
-			return nil, s.wrapErr(what, err)
+			return rr, err
 		}
 		done()
 		rr.Decision = *d
-		out = append(out, rr)
-	}
-	return out, s.wrapErr(what, rows.Err())
+		return rr, nil
+	})
 }
 
 func scanDecisionInto(dest *[]any) (*Decision, func()) {
@@ -158,25 +140,19 @@ func (s *Store) Decisions(ctx context.Context, ids []string) (map[string]Decisio
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(start+500, len(ids))]
 		in, args := placeholders(part, 0)
-		rows, err := s.db.QueryContext(ctx, `SELECT k.run_id, `+decisionColumns+` FROM run_rank k WHERE k.run_id IN (`+in+`)`, args...)
-		if err != nil {
-			return nil, s.wrapErr("reading ranking decisions from", err)
-		}
-		for rows.Next() {
+		err := s.queryRows(ctx, s.db, "reading ranking decisions from", `SELECT k.run_id, `+decisionColumns+` FROM run_rank k WHERE k.run_id IN (`+in+`)`, args, func(rows *sql.Rows) error {
 			var id string
 			dest := []any{&id}
 			d, done := scanDecisionInto(&dest)
 			if err := rows.Scan(dest...); err != nil {
-				rows.Close()
-				return nil, s.wrapErr("reading ranking decisions from", err)
+				return err
 			}
 			done()
 			out[id] = *d
-		}
-		err = rows.Err()
-		rows.Close()
+			return nil
+		})
 		if err != nil {
-			return nil, s.wrapErr("reading ranking decisions from", err)
+			return nil, err
 		}
 	}
 	return out, nil
@@ -236,19 +212,6 @@ func (s *Store) DeleteRun(ctx context.Context, id string) error {
 // ModelsOfDevice returns the drive model keys (at most two) the listed, rankable runs of one
 // device key were decided to be.
 func (s *Store) ModelsOfDevice(ctx context.Context, deviceKey string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT k.model_key FROM run_rank k JOIN runs r ON r.id = k.run_id
-WHERE r.device_key = $1 AND k.ranked = 1 AND r.listed = 1 LIMIT 2`, deviceKey)
-	if err != nil {
-		return nil, s.wrapErr("reading the drive model of "+deviceKey+" from", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, s.wrapErr("reading the drive model of "+deviceKey+" from", err)
-		}
-		out = append(out, k)
-	}
-	return out, s.wrapErr("reading the drive model of "+deviceKey+" from", rows.Err())
+	return queryAll(ctx, s, s.db, "reading the drive model of "+deviceKey+" from", `SELECT DISTINCT k.model_key FROM run_rank k JOIN runs r ON r.id = k.run_id
+WHERE r.device_key = $1 AND k.ranked = 1 AND r.listed = 1 LIMIT 2`, []any{deviceKey}, scanValue[string])
 }

@@ -78,21 +78,10 @@ func (s *Store) searchCondition(ctx context.Context, query string) (string, any,
 	if s.dialect == sqliteDialect {
 		return "name_id IN (SELECT rowid FROM search_names_fts WHERE search_names_fts MATCH %s)", query, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM search_names WHERE search @@ to_tsquery('simple', $1) LIMIT $2`, query, maxNameIDs+1)
+	ids, err := queryAll(ctx, s, s.db, "searching names in", `SELECT id FROM search_names WHERE search @@ to_tsquery('simple', $1) LIMIT $2`,
+		[]any{query, maxNameIDs + 1}, scanValue[int64])
 	if err != nil {
-		return "", nil, s.wrapErr("searching names in", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return "", nil, s.wrapErr("searching names in", err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return "", nil, s.wrapErr("searching names in", err)
+		return "", nil, err
 	}
 	switch {
 	case len(ids) == 0:

@@ -41,22 +41,9 @@ func (s *Store) walkIDs(ctx context.Context, where string, args []any, order str
 	}
 	q := `SELECT id FROM runs WHERE ` + where + ` ORDER BY ` + order +
 		fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)+1, len(args)+2)
-	rows, err := tx.QueryContext(ctx, q, append(args, limit, f.Offset)...)
+	ids, err := queryAll(ctx, s, tx, "listing runs in", q, append(args, limit, f.Offset), scanValue[string])
 	if err != nil {
-		return nil, s.wrapErr("listing runs in", err)
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, s.wrapErr("listing runs in", err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, s.wrapErr("listing runs in", err)
+		return nil, err
 	}
 	return ids, nil
 }
@@ -141,22 +128,10 @@ const maxIndexKeys = 50
 // matchingKeys returns the device keys of the runs matching where, or an empty slice when there
 // are more than maxIndexKeys.
 func (s *Store) matchingKeys(ctx context.Context, where string, args []any) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT device_key FROM run_counts WHERE `+where+
-		fmt.Sprintf(` LIMIT %d`, maxIndexKeys+1), args...)
+	keys, err := queryAll(ctx, s, s.db, "counting runs in", `SELECT DISTINCT device_key FROM run_counts WHERE `+where+
+		fmt.Sprintf(` LIMIT %d`, maxIndexKeys+1), args, scanValue[string])
 	if err != nil {
-		return nil, s.wrapErr("counting runs in", err)
-	}
-	defer rows.Close()
-	var keys []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, s.wrapErr("counting runs in", err)
-		}
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrapErr("counting runs in", err)
+		return nil, err
 	}
 	if len(keys) > maxIndexKeys {
 		return []string{}, nil

@@ -101,24 +101,15 @@ ORDER BY created_at_us DESC, id DESC LIMIT 2`, prefix+"%", "%"+prefix)
 }
 
 func (s *Store) verifies(ctx context.Context, query string, args ...any) ([]Verify, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, s.wrapErr("reading verifies from", err)
-	}
-	defer rows.Close()
-	var out []Verify
-	for rows.Next() {
-		var v Verify
+	out, err := queryAll(ctx, s, s.db, "reading verifies from", query, args, func(rows *sql.Rows) (v Verify, err error) {
 		var us int64
 		var result string
-		if err := rows.Scan(&v.ID, &us, &v.DeviceKey, &v.UnitKey, &v.Target, &v.Mode, &v.Verdict, &v.ClaimedBytes, &v.UsableBytes, &result); err != nil {
-			return nil, s.wrapErr("reading verifies from", err)
-		}
+		err = rows.Scan(&v.ID, &us, &v.DeviceKey, &v.UnitKey, &v.Target, &v.Mode, &v.Verdict, &v.ClaimedBytes, &v.UsableBytes, &result)
 		v.CreatedAt, v.Result = fromMicros(us), json.RawMessage(result)
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, s.wrapErr("reading verifies from", err)
+		return v, err
+	})
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
 	}
 	return out, nil
 }
