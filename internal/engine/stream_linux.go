@@ -81,7 +81,7 @@ type streamSlot struct {
 // (success, error and cancellation alike). It returns the figures even when the stream ended
 // early (Ended says why); the error is for failures of the drive or the file other than a
 // full disk.
-func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (*StreamResult, error) {
+func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (res *StreamResult, err error) {
 	s, align, err := checkStream(s)
 	if err != nil {
 		return nil, err
@@ -90,9 +90,12 @@ func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (*StreamResul
 	if err != nil {
 		return nil, err
 	}
-	res := &StreamResult{Path: t.path, Direct: true}
+	res = &StreamResult{Path: t.path, Direct: true}
 	defer func() {
 		_ = unix.Close(t.fd)
+		if !t.unlink {
+			return // an O_TMPFILE copy has no name: closing it freed its space
+		}
 		if rmErr := os.Remove(t.path); rmErr != nil && !errors.Is(rmErr, os.ErrNotExist) && err == nil {
 			err = fmt.Errorf("removing the copy's file %s: %w — remove it by hand", t.path, rmErr)
 		}
