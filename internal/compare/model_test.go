@@ -219,6 +219,8 @@ func TestBoardFromDeviceTree(t *testing.T) {
 		"Raspberry Pi Compute Module 3 Plus Rev 1.0": "Raspberry Pi Compute Module 3+",
 		"Raspberry Pi 4 Model B Rev 1.5":             "Raspberry Pi 4 Model B",
 		"Raspberry Pi Compute Module 4 Lite":         "Raspberry Pi Compute Module 4",
+		"raspberry pi 5 model b rev 1.0":             "Raspberry Pi 5",
+		"Pi 4":                                       "Raspberry Pi 4 Model B",
 	} {
 		if got, _ := Board(model); got != want {
 			t.Errorf("Board(%q) = %q, want %q", model, got, want)
