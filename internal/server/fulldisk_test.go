@@ -7,11 +7,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/iomark/iomark/internal/engine"
@@ -22,42 +19,17 @@ import (
 // The disk is a small tmpfs the test mounts (SQLite's file, or a PostgreSQL tablespace holding
 // the runs), so it needs root.
 func testDiskFull(t *testing.T, dsn string) {
-	if os.Geteuid() != 0 {
-		testkit.Require(t, "mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
-	}
 	postgres := strings.HasPrefix(dsn, "postgres")
-	dir, err := os.MkdirTemp("", "iomark-full-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	size := 2 << 20
+	size, owner := int64(2<<20), ""
 	if postgres {
-		size = 4 << 20
+		size, owner = 4<<20, "postgres"
 	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d,mode=0755", size)); err != nil {
-		os.Remove(dir)
-		t.Fatalf("mounting a tmpfs on %s: %v", dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmounting %s: %v", dir, err)
-		}
-		os.Remove(dir)
-	})
+	dir := testkit.SmallDisk(t, size, owner)
 	if !postgres {
 		dsn = "sqlite:" + filepath.Join(dir, "results.db")
 	}
 	ts := startServer(t, dsn, Options{SubmitPerS: -1, RequestPerS: -1})
 	if postgres {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			t.Fatal(err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
 		admin, err := sql.Open("pgx", dsn)
 		if err != nil {
 			t.Fatal(err)

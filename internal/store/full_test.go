@@ -8,10 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strconv"
-	"syscall"
 	"testing"
 
 	"github.com/iomark/iomark/internal/testkit"
@@ -20,41 +17,6 @@ import (
 
 // A full disk: saving fails with ErrFull (a server answers 503 and Retry-After), and what was
 // stored before stays readable. The disk is a small tmpfs the test mounts, so it needs root.
-
-// smallDisk mounts a tmpfs of size bytes for the test and returns its directory, owned by owner
-// (the database server's user) when owner is not empty.
-func smallDisk(t *testing.T, size int64, owner string) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		testkit.Require(t, "mounting a small tmpfs to fill needs root: run the tests as root (sudo) to check full disks")
-	}
-	dir, err := os.MkdirTemp("", "iomark-full-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d,mode=0755", size)); err != nil {
-		os.Remove(dir)
-		t.Fatalf("mounting a %d-byte tmpfs on %s: %v", size, dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmounting %s: %v", dir, err)
-		}
-		os.Remove(dir)
-	})
-	if owner != "" {
-		u, err := user.Lookup(owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // bulkyRun is a run whose record carries n bytes that do not compress.
 func bulkyRun(i, n int) (Run, []Test) {
@@ -105,7 +67,7 @@ func checkFull(t *testing.T, s *Store, stored int, err error) {
 }
 
 func TestFullDiskSQLite(t *testing.T) {
-	dir := smallDisk(t, 2<<20, "")
+	dir := testkit.SmallDisk(t, 2<<20, "")
 	s, err := Open(context.Background(), "sqlite:"+filepath.Join(dir, "results.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +79,7 @@ func TestFullDiskSQLite(t *testing.T) {
 
 func TestFullDiskPostgres(t *testing.T) {
 	server := pg.Start(t)
-	dir := smallDisk(t, 4<<20, "postgres")
+	dir := testkit.SmallDisk(t, 4<<20, "postgres")
 	dsn := pg.NewDatabase(t, server)
 	s := openT(t, dsn)
 	// The runs and tests tables, and runs' TOAST table that holds big records, move to a
