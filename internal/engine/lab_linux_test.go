@@ -14,15 +14,6 @@ import (
 	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
-// The microSD-like drive of the issue: a Pi 4 card's limits, emulated by blk-throttle on a
-// RAM-backed loop device, so the right answer is known.
-const (
-	sdReadIOPS  = 2600
-	sdWriteIOPS = 700
-	sdReadMBps  = 40
-	sdWriteMBps = 20
-)
-
 // tolerance is how close iomark must come to the emulated limit, and to fio on the device.
 const tolerance = 0.03
 
@@ -33,8 +24,7 @@ func within(got, want, tol float64) bool { return got >= want*(1-tol) && got <= 
 func TestMeasuresEmulatedMicroSD(t *testing.T) {
 	lab.Require(t)
 	lab.NeedFio(t)
-	d := lab.NewDrive(t, lab.Spec{Name: "engine-sd", SizeMB: 512,
-		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
+	d := lab.NewDrive(t, lab.MicroSD("engine-sd", ""))
 
 	const runtime, ramp = 4 * time.Second, time.Second
 	cases := []struct {
@@ -45,18 +35,18 @@ func TestMeasuresEmulatedMicroSD(t *testing.T) {
 		iops    float64 // expected IOPS, or 0
 		mbPerS  float64 // expected MB/s, or 0
 	}{
-		{"randread-4k-qd1-psync", engine.RandRead, 4 << 10, 1, engine.EnginePsync, sdReadIOPS, 0},
-		{"randread-4k-qd32-io_uring", engine.RandRead, 4 << 10, 32, engine.EngineIOUring, sdReadIOPS, 0},
-		{"randwrite-4k-qd1-psync", engine.RandWrite, 4 << 10, 1, engine.EnginePsync, sdWriteIOPS, 0},
-		{"randwrite-4k-qd32-io_uring", engine.RandWrite, 4 << 10, 32, engine.EngineIOUring, sdWriteIOPS, 0},
-		{"randwrite-4k-qd32-psync", engine.RandWrite, 4 << 10, 32, engine.EnginePsync, sdWriteIOPS, 0},
+		{"randread-4k-qd1-psync", engine.RandRead, 4 << 10, 1, engine.EnginePsync, lab.MicroSDReadIOPS, 0},
+		{"randread-4k-qd32-io_uring", engine.RandRead, 4 << 10, 32, engine.EngineIOUring, lab.MicroSDReadIOPS, 0},
+		{"randwrite-4k-qd1-psync", engine.RandWrite, 4 << 10, 1, engine.EnginePsync, lab.MicroSDWriteIOPS, 0},
+		{"randwrite-4k-qd32-io_uring", engine.RandWrite, 4 << 10, 32, engine.EngineIOUring, lab.MicroSDWriteIOPS, 0},
+		{"randwrite-4k-qd32-psync", engine.RandWrite, 4 << 10, 32, engine.EnginePsync, lab.MicroSDWriteIOPS, 0},
 		// 1 MiB at QD1: blk-throttle counts split bios twice at QD>1 (docs/decisions.md).
-		{"read-1m-qd1-psync", engine.Read, 1 << 20, 1, engine.EnginePsync, 0, sdReadMBps},
-		{"write-1m-qd1-psync", engine.Write, 1 << 20, 1, engine.EnginePsync, 0, sdWriteMBps},
+		{"read-1m-qd1-psync", engine.Read, 1 << 20, 1, engine.EnginePsync, 0, lab.MicroSDReadMBps},
+		{"write-1m-qd1-psync", engine.Write, 1 << 20, 1, engine.EnginePsync, 0, lab.MicroSDWriteMBps},
 		// io_uring splits a 1 MiB write even at QD1 here, which blk-throttle counts twice
 		// (fio shows the same halving): 512 KiB keeps the check about the engine.
-		{"write-512k-qd1-io_uring", engine.Write, 512 << 10, 1, engine.EngineIOUring, 0, sdWriteMBps},
-		{"read-512k-qd4-io_uring", engine.Read, 512 << 10, 4, engine.EngineIOUring, 0, sdReadMBps},
+		{"write-512k-qd1-io_uring", engine.Write, 512 << 10, 1, engine.EngineIOUring, 0, lab.MicroSDWriteMBps},
+		{"read-512k-qd4-io_uring", engine.Read, 512 << 10, 4, engine.EngineIOUring, 0, lab.MicroSDReadMBps},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

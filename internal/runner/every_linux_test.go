@@ -21,9 +21,9 @@ func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS f
 	if bs > 512<<10 && (qd > 1 || eng == string(engine.EngineIOUring)) {
 		return 0, false
 	}
-	iops, mbps := float64(sdReadIOPS), float64(sdReadMBps)
+	iops, mbps := float64(lab.MicroSDReadIOPS), float64(lab.MicroSDReadMBps)
 	if pattern.Writes() {
-		iops, mbps = sdWriteIOPS, sdWriteMBps
+		iops, mbps = lab.MicroSDWriteIOPS, lab.MicroSDWriteMBps
 	}
 	return math.Min(iops*float64(bs)/1e6, mbps), true
 }
@@ -35,8 +35,9 @@ func expectedOnMicroSD(pattern engine.Pattern, bs, qd int, eng string) (mbPerS f
 func TestEveryProfileOnEmulatedMicroSD(t *testing.T) {
 	lab.Require(t)
 	// CrystalDiskMark's sets use a 1 profile.GiB test file: the card needs room for it.
-	d := lab.NewDrive(t, lab.Spec{Name: "every", SizeMB: 2048, FS: "ext4",
-		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
+	spec := lab.MicroSD("every", "ext4")
+	spec.SizeMB = 2048
+	d := lab.NewDrive(t, spec)
 	rep, err := probe.Probe(d.Mnt, probe.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -18,22 +18,12 @@ import (
 	"github.com/iomark/iomark/internal/testkit/lab"
 )
 
-// A Pi 4 microSD-like drive, emulated by blk-throttle on a RAM-backed loop device
-// with ext4 on it, so the right answers are known.
-const (
-	sdReadIOPS  = 2600
-	sdWriteIOPS = 700
-	sdReadMBps  = 40
-	sdWriteMBps = 20
-)
-
 // labTolerance: every figure within ±5% of the emulated limit, the precision it is measured to.
 const labTolerance = 0.05
 
 func microSDDrive(t *testing.T, name string) *lab.Drive {
 	lab.Require(t)
-	d := lab.NewDrive(t, lab.Spec{Name: name, SizeMB: 512, FS: "ext4",
-		ReadIOPS: sdReadIOPS, WriteIOPS: sdWriteIOPS, ReadMBps: sdReadMBps, WriteMBps: sdWriteMBps})
+	d := lab.NewDrive(t, lab.MicroSD(name, "ext4"))
 	return d
 }
 
@@ -96,12 +86,12 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 		primary string
 		value   float64
 	}{
-		"seq-read-1m":        {profile.PrimaryMBPerS, sdReadMBps},
-		"seq-write-1m":       {profile.PrimaryMBPerS, sdWriteMBps},
-		"rand-read-4k-qd1":   {profile.PrimaryIOPS, sdReadIOPS},
-		"rand-write-4k-qd1":  {profile.PrimaryIOPS, sdWriteIOPS},
-		"rand-read-4k-qd32":  {profile.PrimaryIOPS, sdReadIOPS},
-		"rand-write-4k-qd32": {profile.PrimaryIOPS, sdWriteIOPS},
+		"seq-read-1m":        {profile.PrimaryMBPerS, lab.MicroSDReadMBps},
+		"seq-write-1m":       {profile.PrimaryMBPerS, lab.MicroSDWriteMBps},
+		"rand-read-4k-qd1":   {profile.PrimaryIOPS, lab.MicroSDReadIOPS},
+		"rand-write-4k-qd1":  {profile.PrimaryIOPS, lab.MicroSDWriteIOPS},
+		"rand-read-4k-qd32":  {profile.PrimaryIOPS, lab.MicroSDReadIOPS},
+		"rand-write-4k-qd32": {profile.PrimaryIOPS, lab.MicroSDWriteIOPS},
 	}
 	if len(out.Tests) != len(want) {
 		t.Fatalf("measured %d tests, want %d; warnings %v", len(out.Tests), len(want), out.Warnings)
@@ -184,9 +174,9 @@ func TestQuickOnEmulatedMicroSD(t *testing.T) {
 // Score = int((20×1024 + 2600×4 + 700×10 + 10400 + 2800 + 10400×4 + 2800×10) / 100) = 1206.
 func TestPibenchmarksScoreOnEmulatedMicroSD(t *testing.T) {
 	d := microSDDrive(t, "profile-pib")
-	want := profile.PibScore(profile.PibInputs{DDWriteMBPerS: sdWriteMBps, FioRandReadIOPS: sdReadIOPS, FioRandWrIOPS: sdWriteIOPS,
-		IozoneReadKBps: sdReadIOPS * 4, IozoneWriteKBps: sdWriteIOPS * 4,
-		IozoneRandReadKBps: sdReadIOPS * 4, IozoneRandWriteKBps: sdWriteIOPS * 4})
+	want := profile.PibScore(profile.PibInputs{DDWriteMBPerS: lab.MicroSDWriteMBps, FioRandReadIOPS: lab.MicroSDReadIOPS, FioRandWrIOPS: lab.MicroSDWriteIOPS,
+		IozoneReadKBps: lab.MicroSDReadIOPS * 4, IozoneWriteKBps: lab.MicroSDWriteIOPS * 4,
+		IozoneRandReadKBps: lab.MicroSDReadIOPS * 4, IozoneRandWriteKBps: lab.MicroSDWriteIOPS * 4})
 	if want != 1206 {
 		t.Fatalf("expected score %d, want 1206 by hand", want)
 	}
@@ -208,8 +198,8 @@ func TestPibenchmarksScoreOnEmulatedMicroSD(t *testing.T) {
 	if !within(float64(got), float64(want), labTolerance) {
 		t.Errorf("score %d, want %d ±5%%", got, want)
 	}
-	if h := out.Tests[0]; h.Name != profile.PibHdparmRead || !within(h.MBPerS, sdReadMBps, labTolerance) {
-		t.Errorf("hdparm-style read %.1f MB/s, want %d ±5%%", h.MBPerS, sdReadMBps)
+	if h := out.Tests[0]; h.Name != profile.PibHdparmRead || !within(h.MBPerS, lab.MicroSDReadMBps, labTolerance) {
+		t.Errorf("hdparm-style read %.1f MB/s, want %d ±5%%", h.MBPerS, lab.MicroSDReadMBps)
 	}
 	if left := leftovers(t, d.Mnt); len(left) > 0 {
 		t.Errorf("test files left behind: %v", left)
