@@ -17,10 +17,11 @@ import (
 	"github.com/iomark/iomark/internal/refdata"
 )
 
-// Three facts have one home each, so a change to them is made once: the board families
+// Four facts have one home each, so a change to them is made once: the board families
 // (internal/refdata's boards table), the published figure columns and what each compares with
-// (internal/compare's published-column map, over refdata's CSV), and a price per unit of a
-// figure (compare.PerUnit, which PriceOf and every page and export use). A second copy drifts
+// (internal/compare's published-column map, over refdata's CSV), a price per unit of a figure
+// (compare.PerUnit, which PriceOf and every page and export use), and how a board's model, as
+// its device tree words it, becomes a board of the table (compare.Board). A second copy drifts
 // from the first; these checks find one in product code.
 
 // copyRule is one fact with one home: where it may be written, and what marks a copy.
@@ -56,7 +57,32 @@ func copyRules(t *testing.T, root string) []copyRule {
 			homes: []string{"internal/compare"},
 			find:  priceDivisions,
 		},
+		{
+			fact:  "a board-model rewrite",
+			homes: []string{"internal/refdata", "internal/compare"},
+			find:  boardModelRewrites,
+		},
 	}
+}
+
+// boardModelPattern marks a pattern that rewrites a board's model: one that strips the
+// revision a Raspberry Pi's device tree appends ("Rev 1.4") or its "Plus".
+var boardModelPattern = regexp.MustCompile(`(?i)\\s[+*]?\s*(rev|plus)\b`)
+
+// boardModelRewrites lists the string literals that hold such a pattern.
+func boardModelRewrites(fset *token.FileSet, f *ast.File) []string {
+	var hits []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		if s, err := strconv.Unquote(lit.Value); err == nil && boardModelPattern.MatchString(s) {
+			hits = append(hits, fmt.Sprintf("line %d: %q", fset.Position(lit.Pos()).Line, s))
+		}
+		return true
+	})
+	return hits
 }
 
 // figureColumns are the published CSV's figure columns: its header's names with a unit.
@@ -217,6 +243,12 @@ func rate(bytes, seconds float64) float64 { return bytes / seconds }
 
 func perUnit(price, figure float64) float64 { return price / figure }
 `)
+	plant("internal/server/boardname.go", `package server
+
+import "regexp"
+
+var revSuffix = regexp.MustCompile(`+"`(?i)\\s+rev\\s+[0-9.]+$`"+`)
+`)
 	plant("internal/server/family_test.go", `package server
 
 var families = []string{"Pi 5", "Pi 4"}
@@ -226,6 +258,7 @@ var families = []string{"Pi 5", "Pi 4"}
 		`bench/peers/price.go: a price-per-unit division, line 3: priceUSD / … (its one home: internal/compare)`,
 		`internal/report/columns.go: a published-figure column map, line 3: "dd_write_mbps" (its one home: internal/refdata or internal/compare)`,
 		`internal/report/columns.go: a published-figure column map, line 3: "hdparm_read_mbps" (its one home: internal/refdata or internal/compare)`,
+		`internal/server/boardname.go: a board-model rewrite, line 5: "(?i)\\s+rev\\s+[0-9.]+$" (its one home: internal/refdata or internal/compare)`,
 		`internal/server/family.go: a board-family table, line 3: "Pi 4" (its one home: internal/refdata)`,
 		`internal/server/family.go: a board-family table, line 3: "Pi 5" (its one home: internal/refdata)`,
 	}
