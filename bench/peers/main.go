@@ -47,7 +47,7 @@ func main() {
 	benchkit.IomarkFlag(&o.iomarkPath)
 	flag.IntVar(&o.sizeMB, "size-mb", 2048, "size of the emulated drive, MiB (sbc-reviews needs a 1 GiB test file)")
 	flag.BoolVar(&o.timeMode, "time", true, "also measure the time to a figure (reference runs of each quick test)")
-	flag.DurationVar(&o.refRuntime, "ref-runtime", 60*time.Second, "length of each reference run (issue 4 asks for 10m)")
+	flag.DurationVar(&o.refRuntime, "ref-runtime", 60*time.Second, "length of each reference run: the longer, the steadier the figure quick is judged against")
 	flag.BoolVar(&o.sbc, "sbc", true, "also run the sbc-reviews profile (lays out 1 GiB: about a minute more)")
 	flag.StringVar(&o.rawPath, "raw", "", "also write every command's output and iomark's records to this file")
 	var classes string
@@ -69,7 +69,7 @@ func main() {
 func (o options) check() error {
 	switch {
 	case o.sizeMB < 1024:
-		return fmt.Errorf("-size-mb %d: use at least 1024 (issue 4's drive is ≥ 1 GiB)", o.sizeMB)
+		return fmt.Errorf("-size-mb %d: use at least 1024: the figures are compared on a drive of 1 GiB or more", o.sizeMB)
 	case o.sbc && o.sizeMB < 1536:
 		return fmt.Errorf("-size-mb %d: sbc-reviews lays out a 1 GiB file; use -size-mb 2048 or -sbc=false", o.sizeMB)
 	case len(o.classes) > 0 && o.fioRuns < 1:

@@ -161,8 +161,8 @@ func renderReport(res results, o options) string {
 func renderTimeToFigure(b *strings.Builder, res results, o options) {
 	quick := res.Records["quick"]
 	fmt.Fprintf(b, "\n#### Time to a figure\n\nReference: one `iomark job` of each quick test's shape, %v measured "+
-		"after a 1 s ramp, on a laid-out 128 MiB file (issue 4 asks for 10-minute references; these are %v).\n\n",
-		o.refRuntime, o.refRuntime)
+		"after a 1 s ramp, on a laid-out 128 MiB file.\n\n",
+		o.refRuntime)
 	b.WriteString("| quick test | reference | quick | quick/reference | within ±5% | quick runs | quick CI95 % |\n")
 	b.WriteString("|---|--:|--:|--:|:-:|--:|--:|\n")
 	for _, r := range res.Refs {

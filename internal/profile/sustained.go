@@ -40,7 +40,7 @@ const (
 func Sustained() *Profile {
 	return &Profile{
 		Name: "sustained", Title: "write until 10 GiB, 10 min or a settled rate: cache and thermal cliffs",
-		Source:          "iomark (issue 4); steady state per SNIA PTS 2.0.2",
+		Source:          "iomark; steady state per SNIA PTS 2.0.2",
 		FileBytes:       MiB, // grown sparse to the write size: the write allocates as a copy does
 		MaxBytesWritten: sustainedMaxBytes, Peer: peerLargeCopy,
 		Tests: []Test{{Name: SustainedWrite, Label: "sustained sequential write 1M",
