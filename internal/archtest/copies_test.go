@@ -72,17 +72,24 @@ var boardModelPattern = regexp.MustCompile(`(?i)\\s[+*]?\s*(rev|plus)\b`)
 // boardModelRewrites lists the string literals that hold such a pattern.
 func boardModelRewrites(fset *token.FileSet, f *ast.File) []string {
 	var hits []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		lit, ok := n.(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			return true
-		}
-		if s, err := strconv.Unquote(lit.Value); err == nil && boardModelPattern.MatchString(s) {
+	eachString(f, func(lit *ast.BasicLit, s string) {
+		if boardModelPattern.MatchString(s) {
 			hits = append(hits, fmt.Sprintf("line %d: %q", fset.Position(lit.Pos()).Line, s))
+		}
+	})
+	return hits
+}
+
+// eachString calls fn with each string literal of f and its value.
+func eachString(f *ast.File, fn func(lit *ast.BasicLit, value string)) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil {
+				fn(lit, s)
+			}
 		}
 		return true
 	})
-	return hits
 }
 
 // figureColumns are the published CSV's figure columns: its header's names with a unit.
@@ -114,16 +121,11 @@ func figureColumns(t *testing.T, root string) []string {
 func literalsAmong(fset *token.FileSet, f *ast.File, values []string, min int) []string {
 	var hits []string
 	seen := map[string]bool{}
-	ast.Inspect(f, func(n ast.Node) bool {
-		lit, ok := n.(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			return true
-		}
-		if s, err := strconv.Unquote(lit.Value); err == nil && slices.Contains(values, s) {
+	eachString(f, func(lit *ast.BasicLit, s string) {
+		if slices.Contains(values, s) {
 			seen[s] = true
 			hits = append(hits, fmt.Sprintf("line %d: %q", fset.Position(lit.Pos()).Line, s))
 		}
-		return true
 	})
 	if len(seen) < min {
 		return nil

@@ -126,15 +126,10 @@ func TestGoCommentsNameNoIssueOrDate(t *testing.T) {
 			return
 		}
 		// What the programs print: a user has no access to the project's issues.
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
+		eachString(f, func(lit *ast.BasicLit, s string) {
+			if m := issueRe.FindString(s); m != "" {
+				t.Errorf("%s: string names an issue (%s): %q", fset.Position(lit.Pos()), m, s)
 			}
-			if m := issueRe.FindString(lit.Value); m != "" {
-				t.Errorf("%s: string names an issue (%s): %s", fset.Position(lit.Pos()), m, lit.Value)
-			}
-			return true
 		})
 	})
 }
