@@ -109,52 +109,8 @@ func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (res *StreamR
 	go st.sample(res, samplerStop, samplerDone)
 	start := time.Now()
 
-	// The writer: block after block from the ring, in the order read.
-	var busy, writerWait time.Duration
-	var offset int64
-	var writeErr error
-	ended := ""
-	for {
-		w0 := time.Now()
-		var slot *streamSlot
-		var ok bool
-		select {
-		case slot, ok = <-st.full:
-		case <-ctx.Done():
-			ended = StreamInterrupted
-		}
-		if ended != "" {
-			break
-		}
-		if !ok {
-			break
-		}
-		writerWait += time.Since(w0)
-		n := slot.n
-		b := slot.buf[:n]
-		if n%align != 0 { // the last, partial block: pad to the alignment, cut the file after
-			padded := (n + align - 1) / align * align
-			clear(slot.buf[n:padded])
-			b = slot.buf[:padded]
-		}
-		t0 := time.Now()
-		wn, err := pwriteFull(t.fd, b, offset)
-		busy += time.Since(t0)
-		if err != nil {
-			if errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EDQUOT) {
-				ended = StreamDriveFull
-			} else {
-				writeErr = ioError(t, true, offset, len(b), err)
-				ended = StreamDriveError
-			}
-			break
-		}
-		_ = wn
-		offset += int64(n)
-		st.written.Add(int64(n))
-		slot.n = 0
-		st.free <- slot
-	}
+	w := st.write(ctx, t, align)
+	busy, offset, writeErr, ended := w.busy, w.offset, w.err, w.ended
 	if ended != "" {
 		st.halt()
 	}
@@ -184,9 +140,61 @@ func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (res *StreamR
 	res.ReceivedBytes, res.WrittenBytes = st.received.Load(), st.written.Load()
 	res.DurationS = end.Sub(firstByte).Seconds()
 	res.WriteBusyS = busy.Seconds()
-	res.WriterWaitS, res.ReaderWaitS = writerWait.Seconds(), time.Duration(st.readerWaitNS.Load()).Seconds()
+	res.WriterWaitS, res.ReaderWaitS = w.wait.Seconds(), time.Duration(st.readerWaitNS.Load()).Seconds()
 	res.Ended, res.SourceErr = st.end(ended, res.ReceivedBytes)
 	return res, writeErr
+}
+
+// writerTally is what the writer did: the time in writes and waiting for data, how far it
+// wrote, and why it stopped before the ring closed ("" when it did not).
+type writerTally struct {
+	busy, wait time.Duration
+	offset     int64
+	ended      string
+	err        error
+}
+
+// write is the writer: block after block from the ring, in the order read, until the ring
+// closes, ctx ends or a write fails.
+func (st *stream) write(ctx context.Context, t *target, align int) (w writerTally) {
+	for {
+		w0 := time.Now()
+		var slot *streamSlot
+		var ok bool
+		select {
+		case slot, ok = <-st.full:
+		case <-ctx.Done():
+			w.ended = StreamInterrupted
+			return w
+		}
+		if !ok {
+			return w
+		}
+		w.wait += time.Since(w0)
+		n := slot.n
+		b := slot.buf[:n]
+		if n%align != 0 { // the last, partial block: pad to the alignment, cut the file after
+			padded := (n + align - 1) / align * align
+			clear(slot.buf[n:padded])
+			b = slot.buf[:padded]
+		}
+		t0 := time.Now()
+		_, err := pwriteFull(t.fd, b, w.offset)
+		w.busy += time.Since(t0)
+		if err != nil {
+			if errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EDQUOT) {
+				w.ended = StreamDriveFull
+			} else {
+				w.err = ioError(t, true, w.offset, len(b), err)
+				w.ended = StreamDriveError
+			}
+			return w
+		}
+		w.offset += int64(n)
+		st.written.Add(int64(n))
+		slot.n = 0
+		st.free <- slot
+	}
 }
 
 // checkStream fills in s's defaults and checks it against s.Dir, returning the alignment
