@@ -80,7 +80,8 @@ type streamSlot struct {
 // WriteStream writes what src carries to a new file in s.Dir and removes the file at the end
 // (success, error and cancellation alike). It returns the figures even when the stream ended
 // early (Ended says why); the error is for failures of the drive or the file other than a
-// full disk.
+// full disk, and for a named copy it could not remove (the figures stand: the error names the
+// file to remove).
 func WriteStream(ctx context.Context, s StreamSpec, src io.Reader) (res *StreamResult, err error) {
 	s, align, err := checkStream(s)
 	if err != nil {
