@@ -21,76 +21,15 @@ var errNoStat = errors.New("device numbers are not available on this system")
 // uses the device numbers stat(2) reports (bind mounts and symlinks then resolve to what the
 // kernel really uses); under a fixture root it matches names and mount points instead.
 func resolveTarget(o Options, target string, mounts []MountEntry) (resolved, error) {
-	// A bare kernel name ("sda1", "nvme0n1") that is not a file here means that block device.
-	if !strings.Contains(target, "/") && exists(o.path("/sys/class/block/"+target)) && (!o.live() || !exists(target)) {
-		target = "/dev/" + target
-	}
-	abs := target
-	if !filepath.IsAbs(abs) {
-		if !o.live() {
-			abs = "/" + abs
-		} else if a, err := filepath.Abs(target); err == nil {
-			abs = a
-		}
-	}
-	abs = filepath.Clean(abs)
-	res := resolved{target: abs}
-
+	abs := absTarget(o, target)
 	if o.live() {
-		real, err := filepath.EvalSymlinks(abs)
-		if err != nil {
-			// Containers often lack /dev nodes: a /dev/NAME that sysfs knows is still that device.
-			if name, ok := strings.CutPrefix(abs, "/dev/"); ok && !strings.Contains(name, "/") {
-				if d, err := blockDir(o, name); err == nil {
-					res.blockDir = d
-					if dev, ok := devnum(d); ok {
-						res.mount = mountOfDevice(mounts, dev)
-					}
-					return res, nil
-				}
-			}
-			return res, fmt.Errorf("%s: %w — give an existing directory, file or block device", target, err)
-		}
-		dev, isBlock, err := statTarget(real)
-		if err == nil {
-			if isBlock {
-				res.blockDir, _ = blockDirByDevnum(o, dev[0], dev[1])
-				if res.blockDir == "" {
-					return res, fmt.Errorf("%s is a block device but %s has no entry for %d:%d — is /sys mounted?", target, o.path("/sys/dev/block"), dev[0], dev[1])
-				}
-				res.mount = mountOfDevice(mounts, dev)
-				return res, nil
-			}
-			if m, ok := mountFor(mounts, real, &dev); ok {
-				res.mount = &m
-			} else if m, ok := mountFor(mounts, real, nil); ok {
-				res.mount = &m
-			}
-			if d, ok := blockDirByDevnum(o, dev[0], dev[1]); ok {
-				res.blockDir = d
-				return res, nil
-			}
-		} else if !errors.Is(err, errNoStat) {
-			return res, fmt.Errorf("%s: %w", target, err)
-		} else if m, ok := mountFor(mounts, real, nil); ok {
-			res.mount = &m
-		}
-		res.blockDir = blockFromSource(o, res.mount)
-		return res, nil
+		return resolveLive(o, target, abs, mounts)
 	}
-
 	// Fixture root: /dev/NAME names a block device, anything else is a path in the mount table.
-	if name, ok := strings.CutPrefix(abs, "/dev/"); ok && !strings.Contains(name, "/") {
-		d, err := blockDir(o, name)
-		if err != nil {
-			return res, err
-		}
-		res.blockDir = d
-		if dev, ok := devnum(d); ok {
-			res.mount = mountOfDevice(mounts, dev)
-		}
-		return res, nil
+	if res, ok, err := deviceByName(o, abs, mounts); ok {
+		return res, err
 	}
+	res := resolved{target: abs}
 	m, ok := mountFor(mounts, abs, nil)
 	if !ok {
 		return res, fmt.Errorf("%s: no mount in %s holds it", target, o.path("/proc/self/mountinfo"))
@@ -102,6 +41,83 @@ func resolveTarget(o Options, target string, mounts []MountEntry) (resolved, err
 		res.blockDir = blockFromSource(o, &m)
 	}
 	return res, nil
+}
+
+// absTarget is target as an absolute, clean path. A bare kernel name ("sda1", "nvme0n1") that
+// is not a file here means that block device.
+func absTarget(o Options, target string) string {
+	if !strings.Contains(target, "/") && exists(o.path("/sys/class/block/"+target)) && (!o.live() || !exists(target)) {
+		target = "/dev/" + target
+	}
+	abs := target
+	if !filepath.IsAbs(abs) {
+		if !o.live() {
+			abs = "/" + abs
+		} else if a, err := filepath.Abs(target); err == nil {
+			abs = a
+		}
+	}
+	return filepath.Clean(abs)
+}
+
+// resolveLive resolves abs on the live system by the device numbers stat(2) reports.
+func resolveLive(o Options, target, abs string, mounts []MountEntry) (resolved, error) {
+	res := resolved{target: abs}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		// Containers often lack /dev nodes: a /dev/NAME that sysfs knows is still that device.
+		if res, ok, err := deviceByName(o, abs, mounts); ok && err == nil {
+			return res, nil
+		}
+		return res, fmt.Errorf("%s: %w — give an existing directory, file or block device", target, err)
+	}
+	dev, isBlock, err := statTarget(real)
+	switch {
+	case err == nil && isBlock:
+		res.blockDir, _ = blockDirByDevnum(o, dev[0], dev[1])
+		if res.blockDir == "" {
+			return res, fmt.Errorf("%s is a block device but %s has no entry for %d:%d — is /sys mounted?", target, o.path("/sys/dev/block"), dev[0], dev[1])
+		}
+		res.mount = mountOfDevice(mounts, dev)
+		return res, nil
+	case err == nil:
+		if m, ok := mountFor(mounts, real, &dev); ok {
+			res.mount = &m
+		} else if m, ok := mountFor(mounts, real, nil); ok {
+			res.mount = &m
+		}
+		if d, ok := blockDirByDevnum(o, dev[0], dev[1]); ok {
+			res.blockDir = d
+			return res, nil
+		}
+	case !errors.Is(err, errNoStat):
+		return res, fmt.Errorf("%s: %w", target, err)
+	default:
+		if m, ok := mountFor(mounts, real, nil); ok {
+			res.mount = &m
+		}
+	}
+	res.blockDir = blockFromSource(o, res.mount)
+	return res, nil
+}
+
+// deviceByName resolves a /dev/NAME by sysfs alone, with the mount of that device if any;
+// ok is false when abs is not of that form.
+func deviceByName(o Options, abs string, mounts []MountEntry) (res resolved, ok bool, err error) {
+	res.target = abs
+	name, ok := strings.CutPrefix(abs, "/dev/")
+	if !ok || strings.Contains(name, "/") {
+		return res, false, nil
+	}
+	d, err := blockDir(o, name)
+	if err != nil {
+		return res, true, err
+	}
+	res.blockDir = d
+	if dev, ok := devnum(d); ok {
+		res.mount = mountOfDevice(mounts, dev)
+	}
+	return res, true, nil
 }
 
 // blockFromSource handles filesystems whose st_dev is anonymous (btrfs, and 0:N devices in
