@@ -127,6 +127,9 @@ func ClassOrder(classes []string) {
 	})
 }
 
+// rankGroup ranks one group's entries (a board family, class and link setting) by drive model,
+// on the basis metric the class chooses among the figures the entries carry; a drive with no
+// figure on it is listed as not ranked.
 func rankGroup(family, class, setting string, es []Entry) Ranking {
 	b := BasisFor(class)
 	metric := b.Choose(func(m Metric) bool {
@@ -139,23 +142,48 @@ func rankGroup(family, class, setting string, es []Entry) Ranking {
 	})
 	s, _ := findSetting(family, class, setting)
 	rk := Ranking{Family: family, Class: class, Setting: setting, Basis: metric, Sentence: b.Sentence(metric, s), Results: len(es)}
-	type acc struct {
-		model   Model
-		basis   []float64
-		all     map[Metric][]float64
-		n       int
-		boards  map[string]bool
-		prices  []float64
-		sources map[string]bool
+	for _, a := range byDrive(es, metric) {
+		if len(a.basis) == 0 {
+			rk.NotRanked = append(rk.NotRanked, a.unranked())
+		} else {
+			rk.Drives = append(rk.Drives, a.ranked())
+		}
 	}
-	drives := map[string]*acc{}
-	var order []string
+	sort.SliceStable(rk.Drives, func(i, j int) bool {
+		if rk.Drives[i].Median != rk.Drives[j].Median {
+			return rk.Drives[i].Median > rk.Drives[j].Median
+		}
+		return rk.Drives[i].Model.Key < rk.Drives[j].Model.Key
+	})
+	for i := range rk.Drives {
+		rk.Drives[i].Rank = i + 1
+	}
+	sort.SliceStable(rk.NotRanked, func(i, j int) bool { return rk.NotRanked[i].Model.Name < rk.NotRanked[j].Model.Name })
+	return rk
+}
+
+// driveResults is what one drive model's entries in a group hold: the figures on the basis
+// metric, every metric's figures, the boards, the prices and where they come from.
+type driveResults struct {
+	model   Model
+	basis   []float64
+	all     map[Metric][]float64
+	n       int
+	boards  map[string]bool
+	prices  []float64
+	sources map[string]bool
+}
+
+// byDrive gathers es by drive model, in the order each model first appears.
+func byDrive(es []Entry, metric Metric) []*driveResults {
+	drives := map[string]*driveResults{}
+	var order []*driveResults
 	for _, e := range es {
 		a := drives[e.Model.Key]
 		if a == nil {
-			a = &acc{model: e.Model, all: map[Metric][]float64{}, boards: map[string]bool{}, sources: map[string]bool{}}
+			a = &driveResults{model: e.Model, all: map[Metric][]float64{}, boards: map[string]bool{}, sources: map[string]bool{}}
 			drives[e.Model.Key] = a
-			order = append(order, e.Model.Key)
+			order = append(order, a)
 		}
 		a.n++
 		if e.Board != "" {
@@ -176,40 +204,32 @@ func rankGroup(family, class, setting string, es []Entry) Ranking {
 			a.model.Name = e.Model.Name
 		}
 	}
-	for _, key := range order {
-		a := drives[key]
-		if len(a.basis) == 0 {
-			var only []Metric
-			for _, m := range Metrics() {
-				if len(a.all[m]) > 0 {
-					only = append(only, m)
-				}
-			}
-			u := UnrankedDrive{Model: a.model, Only: only, Results: a.n, Medians: medians(a.all)}
-			u.PriceUSD, u.PriceN, u.PriceSources = priced(a.prices, a.sources)
-			rk.NotRanked = append(rk.NotRanked, u)
-			continue
-		}
-		d := RankedDrive{Model: a.model, Median: quantile(a.basis, 0.5), P10: quantile(a.basis, 0.1), P90: quantile(a.basis, 0.9),
-			Results: len(a.basis), Medians: medians(a.all)}
-		for b := range a.boards {
-			d.Boards = append(d.Boards, b)
-		}
-		sort.Strings(d.Boards)
-		d.PriceUSD, d.PriceN, d.PriceSources = priced(a.prices, a.sources)
-		rk.Drives = append(rk.Drives, d)
+	return order
+}
+
+// ranked is a drive with figures on the basis: its median and spread there.
+func (a *driveResults) ranked() RankedDrive {
+	d := RankedDrive{Model: a.model, Median: quantile(a.basis, 0.5), P10: quantile(a.basis, 0.1), P90: quantile(a.basis, 0.9),
+		Results: len(a.basis), Medians: medians(a.all)}
+	for b := range a.boards {
+		d.Boards = append(d.Boards, b)
 	}
-	sort.SliceStable(rk.Drives, func(i, j int) bool {
-		if rk.Drives[i].Median != rk.Drives[j].Median {
-			return rk.Drives[i].Median > rk.Drives[j].Median
+	sort.Strings(d.Boards)
+	d.PriceUSD, d.PriceN, d.PriceSources = priced(a.prices, a.sources)
+	return d
+}
+
+// unranked is a drive with no figure on the basis: what it was measured on instead.
+func (a *driveResults) unranked() UnrankedDrive {
+	var only []Metric
+	for _, m := range Metrics() {
+		if len(a.all[m]) > 0 {
+			only = append(only, m)
 		}
-		return rk.Drives[i].Model.Key < rk.Drives[j].Model.Key
-	})
-	for i := range rk.Drives {
-		rk.Drives[i].Rank = i + 1
 	}
-	sort.SliceStable(rk.NotRanked, func(i, j int) bool { return rk.NotRanked[i].Model.Name < rk.NotRanked[j].Model.Name })
-	return rk
+	u := UnrankedDrive{Model: a.model, Only: only, Results: a.n, Medians: medians(a.all)}
+	u.PriceUSD, u.PriceN, u.PriceSources = priced(a.prices, a.sources)
+	return u
 }
 
 // quantile is the q-quantile of vs by linear interpolation between order statistics.
