@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,15 +118,8 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 			answers[i] = s.duplicate(ctx, tx, run)
 			continue
 		}
-		if run.Decision != nil {
-			if _, err := tx.ExecContext(ctx, upsertDecisionSQL, decisionArgs(run.ID, run.Decision)...); err != nil {
-				return nil, &errBatchItem{i, s.wrapErr("saving the ranking decision of run "+run.ID+" in", err)}
-			}
-		}
-		if h := run.DeleteTokenSHA256; h != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO run_deletions (run_id, token_sha256) VALUES ($1, $2)`, run.ID, h); err != nil {
-				return nil, &errBatchItem{i, s.wrapErr("saving the deletion token of run "+run.ID+" in", err)}
-			}
+		if err := s.saveRunSides(ctx, tx, run); err != nil {
+			return nil, &errBatchItem{i, err}
 		}
 		if len(run.Flags) == 0 { // only listed runs count (migration 00008)
 			counts[countKeyOf(run, nameID)]++
@@ -153,6 +147,22 @@ func (s *Store) saveBatchTx(ctx context.Context, runs []BatchRun, pending []int,
 		return nil, s.wrapErr("committing runs to", err)
 	}
 	return answers, nil
+}
+
+// saveRunSides saves what a new run carries beside its row: the ranking decision and the
+// deletion token's hash.
+func (s *Store) saveRunSides(ctx context.Context, tx *sql.Tx, run Run) error {
+	if run.Decision != nil {
+		if _, err := tx.ExecContext(ctx, upsertDecisionSQL, decisionArgs(run.ID, run.Decision)...); err != nil {
+			return s.wrapErr("saving the ranking decision of run "+run.ID+" in", err)
+		}
+	}
+	if h := run.DeleteTokenSHA256; h != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO run_deletions (run_id, token_sha256) VALUES ($1, $2)`, run.ID, h); err != nil {
+			return s.wrapErr("saving the deletion token of run "+run.ID+" in", err)
+		}
+	}
+	return nil
 }
 
 // errSaveOneByOne: the tests of a batch, inserted together, failed; SaveBatch saves it again
