@@ -66,8 +66,8 @@ func resolveLive(o Options, target, abs string, mounts []MountEntry) (resolved, 
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		// Containers often lack /dev nodes: a /dev/NAME that sysfs knows is still that device.
-		if res, ok, err := deviceByName(o, abs, mounts); ok && err == nil {
-			return res, nil
+		if byName, ok, nameErr := deviceByName(o, abs, mounts); ok && nameErr == nil {
+			return byName, nil
 		}
 		return res, fmt.Errorf("%s: %w — give an existing directory, file or block device", target, err)
 	}

@@ -1,7 +1,7 @@
 // Package testkit is support code for tests and bench programs only: the emulated drives and
 // cards of lab, the QEMU guests of qemu, the throwaway PostgreSQL of pg, Require, the one
-// place that decides what a test does when something it needs is missing here, and Contains
-// and Buffer for the output a test reads. Nothing the iomark binary links may import it
+// place that decides what a test does when something it needs is missing here, Contains and
+// Buffer for the output a test reads, and SmallDisk, a disk to fill. Nothing the iomark binary links may import it
 // (cmd/iomark's dependency test and internal/archtest check).
 package testkit
 
